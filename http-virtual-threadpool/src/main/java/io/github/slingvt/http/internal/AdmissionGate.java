@@ -1,0 +1,147 @@
+package io.github.slingvt.http.internal;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at
+ * most {@code maxQueued} waiting, each waiter rejected after {@code timeoutMillis}. Callbacks run outside the lock.
+ * Limits can change at any time; a lower limit is honoured as running requests finish.
+ */
+final class AdmissionGate {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
+    private final ScheduledExecutorService timeouts;
+    private int running;
+    private int maxRunning = Integer.MAX_VALUE;
+    private int maxQueued;
+    private long timeoutMillis = 1;
+
+    AdmissionGate(ScheduledExecutorService timeouts) {
+        this.timeouts = timeouts;
+    }
+
+    /** Unbounded when {@code maxRunning} is 0. */
+    void setLimits(int maxRunning, int maxQueued, long timeoutMillis) {
+        List<Waiter> admitted;
+        lock.lock();
+        try {
+            this.maxRunning = maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning;
+            this.maxQueued = maxQueued;
+            this.timeoutMillis = timeoutMillis;
+            admitted = admitWaitersLocked();
+        } finally {
+            lock.unlock();
+        }
+        admitted.forEach(Waiter::admit);
+    }
+
+    /** Runs exactly one of the two callbacks: now, when a slot frees, or on timeout. */
+    void enter(Runnable onAdmit, Runnable onReject) {
+        Waiter waiter = null;
+        boolean admitNow = false;
+        long timeout;
+        lock.lock();
+        try {
+            timeout = timeoutMillis;
+            if (running < maxRunning && waiting.isEmpty()) {
+                running++;
+                admitNow = true;
+            } else if (waiting.size() < maxQueued) {
+                waiter = new Waiter(onAdmit, onReject);
+                waiting.add(waiter);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (admitNow) {
+            onAdmit.run();
+        } else if (waiter == null) {
+            onReject.run();
+        } else {
+            waiter.timer = timeouts.schedule(waiter::expire, timeout, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Called once for every admitted request when it is finished. */
+    void exit() {
+        List<Waiter> admitted;
+        lock.lock();
+        try {
+            running--;
+            admitted = admitWaitersLocked();
+        } finally {
+            lock.unlock();
+        }
+        admitted.forEach(Waiter::admit);
+    }
+
+    int running() {
+        lock.lock();
+        try {
+            return running;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int queued() {
+        lock.lock();
+        try {
+            return waiting.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<Waiter> admitWaitersLocked() {
+        List<Waiter> admitted = new ArrayList<>();
+        Iterator<Waiter> it = waiting.iterator();
+        while (running < maxRunning && it.hasNext()) {
+            Waiter next = it.next();
+            it.remove();
+            running++;
+            admitted.add(next);
+        }
+        return admitted;
+    }
+
+    private final class Waiter {
+        private final Runnable onAdmit;
+        private final Runnable onReject;
+        private volatile ScheduledFuture<?> timer;
+
+        Waiter(Runnable onAdmit, Runnable onReject) {
+            this.onAdmit = onAdmit;
+            this.onReject = onReject;
+        }
+
+        void admit() {
+            ScheduledFuture<?> t = timer;
+            if (t != null) {
+                t.cancel(false);
+            }
+            onAdmit.run();
+        }
+
+        void expire() {
+            boolean removed;
+            lock.lock();
+            try {
+                removed = waiting.remove(this);
+            } finally {
+                lock.unlock();
+            }
+            if (removed) {
+                onReject.run();
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.github.slingvt.http.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sits at the top of Jetty's handler chain. Kernel mode: handles the request on the calling Jetty thread.
+ * Virtual mode: admits the request, then hands it to a new virtual thread and frees the Jetty thread at once.
+ * A request keeps the mode it was admitted under, which is what makes a mode switch lossless.
+ */
+final class DispatchHandler extends Handler.Wrapper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DispatchHandler.class);
+    private static final ByteBuffer REJECTED_BODY = ByteBuffer.wrap(
+            "503 Service Unavailable: too many concurrent requests, retry later\n".getBytes(StandardCharsets.UTF_8))
+            .asReadOnlyBuffer();
+
+    private final ThreadingState state;
+    private final ThreadFactory virtualThreads = Thread.ofVirtual().name("slingvt-http-", 0).factory();
+
+    DispatchHandler(ThreadingState state) {
+        super(true);
+        this.state = state;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        Handler next = getHandler();
+        if (next == null) {
+            return false;
+        }
+        ThreadingSettings settings = state.settings();
+        if (settings.mode() == ThreadingMode.KERNEL || Thread.currentThread().isVirtual()) {
+            return handleHere(next, request, response, callback);
+        }
+        state.gate().enter(
+                () -> startVirtual(next, request, response, callback),
+                () -> reject(response, callback, settings.retryAfterSeconds()));
+        return true;
+    }
+
+    private boolean handleHere(Handler next, Request request, Response response, Callback callback) throws Exception {
+        RequestCounters counters = state.counters();
+        counters.admitted(Thread.currentThread().isVirtual());
+        Completion completion = new Completion(1, counters::completed);
+        boolean handled;
+        try {
+            handled = next.handle(request, response, Callback.from(completion::done, callback));
+        } catch (Throwable t) {
+            completion.done();
+            throw t;
+        }
+        if (!handled) {
+            completion.done();
+        }
+        return handled;
+    }
+
+    private void startVirtual(Handler next, Request request, Response response, Callback callback) {
+        RequestCounters counters = state.counters();
+        AdmissionGate gate = state.gate();
+        counters.admitted(true);
+        // The slot is released when both the response is complete and the thread has ended, so that live
+        // request threads never exceed the cap either.
+        Completion completion = new Completion(2, () -> {
+            counters.completed();
+            gate.exit();
+        });
+        Callback tracked = Callback.from(completion::done, callback);
+        try {
+            virtualThreads.newThread(() -> {
+                try {
+                    runChain(next, request, response, tracked);
+                } finally {
+                    completion.done();
+                }
+            }).start();
+        } catch (Throwable t) {
+            LOG.error("Could not start a virtual thread for {}", request.getHttpURI(), t);
+            completion.done();
+            Response.writeError(request, response, tracked, HttpStatus.SERVICE_UNAVAILABLE_503, "no thread", t);
+        }
+    }
+
+    private static void runChain(Handler next, Request request, Response response, Callback callback) {
+        try {
+            if (!next.handle(request, response, callback)) {
+                Response.writeError(request, response, callback, HttpStatus.NOT_FOUND_404);
+            }
+        } catch (Throwable t) {
+            if (response.isCommitted()) {
+                callback.failed(t);
+            } else {
+                Response.writeError(request, response, callback, t);
+            }
+        }
+    }
+
+    private void reject(Response response, Callback callback, int retryAfterSeconds) {
+        state.counters().rejected();
+        response.setStatus(HttpStatus.SERVICE_UNAVAILABLE_503);
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, Integer.toString(retryAfterSeconds));
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.write(true, REJECTED_BODY.slice(), callback);
+    }
+
+    /** Runs {@code action} once after {@code parts} calls of {@link #done()}. */
+    private static final class Completion {
+        private final AtomicInteger remaining;
+        private final Runnable action;
+
+        Completion(int parts, Runnable action) {
+            this.remaining = new AtomicInteger(parts);
+            this.action = action;
+        }
+
+        void done() {
+            if (remaining.decrementAndGet() == 0) {
+                action.run();
+            }
+        }
+    }
+}

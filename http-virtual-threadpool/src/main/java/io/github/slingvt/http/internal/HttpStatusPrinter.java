@@ -1,0 +1,46 @@
+package io.github.slingvt.http.internal;
+
+import java.io.PrintWriter;
+
+import org.apache.felix.inventory.Format;
+import org.apache.felix.inventory.InventoryPrinter;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * Prints the HTTP threading counters for the Felix web console status page and status dumps; its JSON form
+ * ({@code /system/console/status-slingvt-http.json}) is what {@code ./sling-vt status} reads.
+ */
+@Component(service = InventoryPrinter.class, property = {
+    InventoryPrinter.NAME + "=slingvt-http",
+    InventoryPrinter.TITLE + "=Sling VT - HTTP request threads",
+    InventoryPrinter.FORMAT + "=TEXT",
+    InventoryPrinter.FORMAT + "=JSON"
+})
+public final class HttpStatusPrinter implements InventoryPrinter {
+
+    private final VirtualThreadsConnectorFactory factory;
+
+    @Activate
+    public HttpStatusPrinter(@Reference VirtualThreadsConnectorFactory factory) {
+        this.factory = factory;
+    }
+
+    @Override
+    public void print(PrintWriter out, Format format, boolean isZip) {
+        ThreadingSettings settings = factory.state().settings();
+        RequestCounters.Snapshot s = factory.state().snapshot();
+        if (format == Format.JSON) {
+            out.print(s.toJson());
+            return;
+        }
+        out.printf("Mode: %s%n", s.mode());
+        out.printf("Max concurrent requests: %s%n",
+                settings.bounded() ? Integer.toString(settings.maxConcurrentRequests()) : "unbounded");
+        out.printf("In flight: %d (peak %d), queued: %d%n", s.inFlight(), s.peakInFlight(), s.queued());
+        out.printf("Admitted: %d, rejected: %d, completed: %d, virtual threads started: %d%n",
+                s.admitted(), s.rejected(), s.completed(), s.virtualThreadsStarted());
+        out.printf("Kernel max threads: %d%n", settings.kernelMaxThreads());
+    }
+}

@@ -1,0 +1,23 @@
+package io.github.slingvt.http.internal;
+
+/** JMX view of the HTTP request threading: {@code io.github.slingvt:type=HttpThreads}. */
+public interface HttpThreadsMBean {
+
+    String getMode();
+
+    long getInFlight();
+
+    long getPeakInFlight();
+
+    long getAdmitted();
+
+    long getRejected();
+
+    long getCompleted();
+
+    long getVirtualThreadsStarted();
+
+    int getQueued();
+
+    int getMaxConcurrentRequests();
+}

@@ -1,0 +1,49 @@
+package io.github.slingvt.http.internal;
+
+/**
+ * A validated, immutable view of {@link VirtualThreadsConfig}. Validation lives here so that a bad configuration
+ * is refused as a whole and the settings in force stay untouched.
+ */
+public record ThreadingSettings(
+        ThreadingMode mode,
+        int maxConcurrentRequests,
+        long queueTimeoutMillis,
+        int maxQueuedRequests,
+        int retryAfterSeconds,
+        int kernelMaxThreads) {
+
+    public static final ThreadingSettings DEFAULTS =
+            new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200);
+
+    public ThreadingSettings {
+        requireRange("maxConcurrentRequests", maxConcurrentRequests, 0, 1_000_000);
+        requireRange("queueTimeout", queueTimeoutMillis, 1, 600_000);
+        requireRange("maxQueuedRequests", maxQueuedRequests, 0, 1_000_000);
+        requireRange("retryAfterSeconds", retryAfterSeconds, 1, 3600);
+        requireRange("kernelMaxThreads", kernelMaxThreads, 8, 100_000);
+        if (mode == null) {
+            throw new IllegalArgumentException("mode is missing; set mode to 'virtual' or 'kernel'");
+        }
+    }
+
+    public static ThreadingSettings from(VirtualThreadsConfig config) {
+        return new ThreadingSettings(
+                ThreadingMode.parse(config.mode()),
+                config.maxConcurrentRequests(),
+                config.queueTimeout(),
+                config.maxQueuedRequests(),
+                config.retryAfterSeconds(),
+                config.kernelMaxThreads());
+    }
+
+    public boolean bounded() {
+        return maxConcurrentRequests > 0;
+    }
+
+    private static void requireRange(String name, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    name + "=" + value + " is out of range; set " + name + " to a value from " + min + " to " + max);
+        }
+    }
+}

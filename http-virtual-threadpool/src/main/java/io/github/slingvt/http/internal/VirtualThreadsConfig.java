@@ -1,0 +1,55 @@
+package io.github.slingvt.http.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.osgi.service.metatype.annotations.Option;
+
+@ObjectClassDefinition(
+        name = "Sling VT - HTTP request threads",
+        description = "Runs the requests of Felix HTTP Jetty 12 on virtual threads (one new virtual thread per request, "
+                + "optionally bounded with admission control) or on Jetty's platform thread pool. "
+                + "Changes apply live: requests in flight finish on the thread they started on.")
+public @interface VirtualThreadsConfig {
+
+    String PID = "io.github.slingvt.http.VirtualThreads";
+
+    @AttributeDefinition(
+            name = "Mode",
+            description = "virtual: each request runs on a new virtual thread; acceptors and selectors stay on platform threads. "
+                    + "kernel: requests run on Jetty's platform QueuedThreadPool, as without this bundle.",
+            options = {
+                @Option(label = "virtual", value = "virtual"),
+                @Option(label = "kernel", value = "kernel")
+            })
+    String mode() default "virtual";
+
+    @AttributeDefinition(
+            name = "Max concurrent requests",
+            description = "Virtual mode only. 0 = unbounded. When > 0, a request is admitted before its virtual thread is "
+                    + "created, so running requests and live request threads never exceed this number; others wait in a "
+                    + "bounded queue.")
+    int maxConcurrentRequests() default 0;
+
+    @AttributeDefinition(
+            name = "Queue timeout (ms)",
+            description = "Bounded virtual mode: how long a request may wait for admission before it is answered "
+                    + "503 Service Unavailable with a Retry-After header. 1 to 600000.")
+    long queueTimeout() default 2000;
+
+    @AttributeDefinition(
+            name = "Max queued requests",
+            description = "Bounded virtual mode: how many requests may wait for admission at once; beyond this they are "
+                    + "answered 503 at once, so overload cannot exhaust memory. 0 to 1000000.")
+    int maxQueuedRequests() default 10000;
+
+    @AttributeDefinition(
+            name = "Retry-After (s)",
+            description = "Value of the Retry-After header of 503 answers. 1 to 3600.")
+    int retryAfterSeconds() default 1;
+
+    @AttributeDefinition(
+            name = "Kernel max threads",
+            description = "Kernel mode: maximum threads of Jetty's QueuedThreadPool (Jetty's default is 200). "
+                    + "Also bounds the platform threads Jetty uses for selecting and dispatch in virtual mode. 8 to 100000.")
+    int kernelMaxThreads() default 200;
+}

@@ -1,0 +1,118 @@
+package io.github.slingvt.http.internal;
+
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+import org.apache.felix.http.jetty.ConnectorFactory;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.LocalConnector;
+import org.eclipse.jetty.server.Server;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The way into an unpatched Felix HTTP Jetty 12: Felix hands every {@link ConnectorFactory} its running
+ * {@link Server}. We use that call to put a {@link DispatchHandler} on top of the server's handler chain, so every
+ * request of every Felix connector (the public port included) passes through it. The connector we must return is
+ * an in-memory {@link LocalConnector} without acceptors: it opens no port and serves nothing.
+ */
+@Component(service = {ConnectorFactory.class, VirtualThreadsConnectorFactory.class}, configurationPid = VirtualThreadsConfig.PID,
+        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = VirtualThreadsConfig.class)
+public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(VirtualThreadsConnectorFactory.class);
+
+    private final ScheduledExecutorService timeouts;
+    private final ThreadingState state;
+    private final HttpThreadsJmx jmx;
+    private final Map<Server, DispatchHandler> installed = new WeakHashMap<>();
+
+    @Activate
+    public VirtualThreadsConnectorFactory(VirtualThreadsConfig config) {
+        requireVirtualThreads();
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "slingvt-http-admission-timeouts");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.timeouts = timer;
+        this.state = new ThreadingState(timeouts);
+        this.jmx = new HttpThreadsJmx(state);
+        apply(config);
+        jmx.register();
+    }
+
+    @Modified
+    void modified(VirtualThreadsConfig config) {
+        apply(config);
+    }
+
+    @Deactivate
+    void deactivate() {
+        synchronized (installed) {
+            installed.forEach(ServerInstaller::uninstall);
+            installed.clear();
+        }
+        jmx.unregister();
+        // Waiting requests still get their answer: admitted ones run, timed-out ones are rejected.
+        timeouts.shutdown();
+    }
+
+    @Override
+    public Connector createConnector(Server server) {
+        synchronized (installed) {
+            DispatchHandler handler = ServerInstaller.install(server, state);
+            if (handler != null) {
+                installed.put(server, handler);
+            }
+        }
+        LocalConnector hook = new LocalConnector(server, null, null, null, 0, new HttpConnectionFactory());
+        hook.setName("sling-vt-hook");
+        return hook;
+    }
+
+    ThreadingState state() {
+        return state;
+    }
+
+    private void apply(VirtualThreadsConfig config) {
+        ThreadingSettings next;
+        try {
+            next = ThreadingSettings.from(config);
+        } catch (IllegalArgumentException e) {
+            ThreadingSettings kept = state.settings();
+            LOG.error("Configuration {} refused: {}. Keeping mode={} maxConcurrentRequests={} kernelMaxThreads={}.",
+                    VirtualThreadsConfig.PID, e.getMessage(), kept.mode().label(), kept.maxConcurrentRequests(),
+                    kept.kernelMaxThreads());
+            return;
+        }
+        ThreadingSettings previous = state.settings();
+        state.apply(next);
+        synchronized (installed) {
+            installed.keySet().forEach(s -> ServerInstaller.applyKernelMaxThreads(s, next.kernelMaxThreads()));
+        }
+        if (!next.equals(previous)) {
+            LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "
+                    + "kernelMaxThreads={}", next.mode().label(), next.maxConcurrentRequests(), next.queueTimeoutMillis(),
+                    next.maxQueuedRequests(), next.kernelMaxThreads());
+        }
+    }
+
+    private static void requireVirtualThreads() {
+        if (Runtime.version().feature() < 21) {
+            throw new IllegalStateException("Sling VT needs Java 21 or newer for virtual threads; this JVM is "
+                    + Runtime.version() + ". Start Sling with a JDK 21+ (for example Temurin 25).");
+        }
+    }
+}

@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
  */
 final class DispatchHandler extends Handler.Wrapper {
 
+    /** Request attribute: the mode ("virtual" or "kernel") the request was admitted under. */
+    static final String ADMITTED_MODE_ATTRIBUTE = "io.github.slingvt.http.admittedMode";
+
     private static final Logger LOG = LoggerFactory.getLogger(DispatchHandler.class);
     private static final ByteBuffer REJECTED_BODY = ByteBuffer.wrap(
             "503 Service Unavailable: too many concurrent requests, retry later\n".getBytes(StandardCharsets.UTF_8))
@@ -42,8 +45,10 @@ final class DispatchHandler extends Handler.Wrapper {
         }
         ThreadingSettings settings = state.settings();
         if (settings.mode() == ThreadingMode.KERNEL || Thread.currentThread().isVirtual()) {
+            request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.KERNEL.label());
             return handleHere(next, request, response, callback);
         }
+        request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.VIRTUAL.label());
         state.gate().enter(
                 () -> startVirtual(next, request, response, callback),
                 () -> reject(response, callback, settings.retryAfterSeconds()));

@@ -1,5 +1,8 @@
 package io.github.slingvt.http.internal;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.VirtualThreads;
@@ -9,8 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Puts a {@link DispatchHandler} on top of a running Felix Jetty server and takes it off again, without
- * stopping Felix's handler chain: the chain is unmanaged while it is moved, so Jetty does not restart it.
+ * Puts {@link DispatchHandler}s into a running Felix Jetty server and takes them out again. Jetty's Server itself
+ * does not accept a new handler once started, but Felix's ContextHandlerCollection is dynamic: each of its
+ * children (Felix has one ServletContextHandler) gets wrapped. The children are unmanaged while they move, so
+ * Jetty does not stop and restart Felix's servlet context.
  */
 final class ServerInstaller {
 
@@ -19,46 +24,63 @@ final class ServerInstaller {
     private ServerInstaller() {
     }
 
-    /** @return the installed handler, or {@code null} when this server must be left alone (reason logged). */
-    static DispatchHandler install(Server server, ThreadingState state) {
+    /** @return the installed handlers, or an empty list when this server must be left alone (reason logged). */
+    static List<DispatchHandler> install(Server server, ThreadingState state) {
         ThreadPool pool = server.getThreadPool();
-        if (!(pool instanceof QueuedThreadPool qtp) || VirtualThreads.getVirtualThreadsExecutor(pool) != null) {
+        if (!(pool instanceof QueuedThreadPool) || VirtualThreads.getVirtualThreadsExecutor(pool) != null) {
             LOG.error("Felix HTTP runs Jetty with its own virtual threads ({}); Sling VT leaves this server alone. "
                     + "Set org.apache.felix.http.jetty.virtualthreads.enable=false in PID org.apache.felix.http "
                     + "to let {} decide the request threads.", pool, VirtualThreadsConfig.PID);
-            return null;
+            return List.of();
         }
-        Handler chain = server.getHandler();
-        if (chain instanceof DispatchHandler installed) {
-            return installed;
+        Handler.Sequence contexts = dynamicCollection(server);
+        if (contexts == null) {
+            LOG.error("Jetty server {} has no dynamic handler collection (Felix's ContextHandlerCollection); "
+                    + "Sling VT cannot route its requests. Is this Felix HTTP Jetty 12?", server);
+            return List.of();
         }
-        DispatchHandler handler = new DispatchHandler(state);
-        handler.setServer(server);
-        if (chain != null) {
-            server.unmanage(chain);
-            handler.setHandler(chain);
+        List<DispatchHandler> installed = new ArrayList<>();
+        List<Handler> wrapped = new ArrayList<>();
+        for (Handler child : contexts.getHandlers()) {
+            if (child instanceof DispatchHandler existing) {
+                installed.add(existing);
+                wrapped.add(existing);
+                continue;
+            }
+            DispatchHandler handler = new DispatchHandler(state);
+            handler.setServer(server);
+            move(contexts, child, handler);
+            installed.add(handler);
+            wrapped.add(handler);
         }
-        server.setHandler(handler);
-        if (chain != null) {
-            handler.manage(chain);
+        contexts.setHandlers(wrapped);
+        for (DispatchHandler handler : installed) {
+            handler.manage(handler.getHandler());
         }
         applyKernelMaxThreads(server, state.settings().kernelMaxThreads());
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
-        return handler;
+        return installed;
     }
 
-    static void uninstall(Server server, DispatchHandler handler) {
-        if (server.getHandler() != handler) {
+    static void uninstall(Server server, List<DispatchHandler> handlers) {
+        Handler.Sequence contexts = dynamicCollection(server);
+        if (contexts == null) {
             return;
         }
-        Handler chain = handler.getHandler();
-        if (chain != null) {
-            handler.unmanage(chain);
+        List<Handler> restored = new ArrayList<>();
+        List<Handler> children = new ArrayList<>();
+        for (Handler child : contexts.getHandlers()) {
+            if (child instanceof DispatchHandler handler && handlers.contains(handler) && handler.getHandler() != null) {
+                Handler inner = handler.getHandler();
+                handler.unmanage(inner);
+                restored.add(inner);
+                children.add(inner);
+            } else {
+                children.add(child);
+            }
         }
-        server.setHandler(chain);
-        if (chain != null) {
-            server.manage(chain);
-        }
+        contexts.setHandlers(children);
+        restored.forEach(contexts::manage);
         LOG.info("Sling VT request threading removed from {}", server);
     }
 
@@ -71,5 +93,23 @@ final class ServerInstaller {
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
             }
         }
+    }
+
+    /** Hands {@code child} from {@code from} to {@code to} while it keeps running. */
+    private static void move(Handler.Sequence from, Handler child, Handler.Wrapper to) {
+        from.unmanage(child);
+        to.setHandler(child);
+    }
+
+    /** The first dynamic collection below the server, following single-child wrappers (statistics, gzip). */
+    private static Handler.Sequence dynamicCollection(Server server) {
+        Handler h = server.getHandler();
+        while (h != null) {
+            if (h instanceof Handler.Sequence sequence && sequence.isDynamic()) {
+                return sequence;
+            }
+            h = h instanceof Handler.Singleton singleton ? singleton.getHandler() : null;
+        }
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package io.github.slingvt.http.internal;
 
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The way into an unpatched Felix HTTP Jetty 12: Felix hands every {@link ConnectorFactory} its running
- * {@link Server}. We use that call to put a {@link DispatchHandler} on top of the server's handler chain, so every
+ * {@link Server}. We use that call to put a {@link DispatchHandler} around Felix's servlet context, so every
  * request of every Felix connector (the public port included) passes through it. The connector we must return is
  * an in-memory {@link LocalConnector} without acceptors: it opens no port and serves nothing.
  */
@@ -35,7 +36,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
     private final ScheduledExecutorService timeouts;
     private final ThreadingState state;
     private final HttpThreadsJmx jmx;
-    private final Map<Server, DispatchHandler> installed = new WeakHashMap<>();
+    private final Map<Server, List<DispatchHandler>> installed = new WeakHashMap<>();
 
     @Activate
     public VirtualThreadsConnectorFactory(VirtualThreadsConfig config) {
@@ -72,9 +73,9 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
     @Override
     public Connector createConnector(Server server) {
         synchronized (installed) {
-            DispatchHandler handler = ServerInstaller.install(server, state);
-            if (handler != null) {
-                installed.put(server, handler);
+            List<DispatchHandler> handlers = ServerInstaller.install(server, state);
+            if (!handlers.isEmpty()) {
+                installed.put(server, handlers);
             }
         }
         LocalConnector hook = new LocalConnector(server, null, null, null, 0, new HttpConnectionFactory());

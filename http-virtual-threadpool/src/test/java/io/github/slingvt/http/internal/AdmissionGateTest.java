@@ -1,0 +1,115 @@
+package io.github.slingvt.http.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class AdmissionGateTest {
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final AdmissionGate gate = new AdmissionGate(timer);
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stopTimer() {
+        timer.shutdownNow();
+    }
+
+    private void enter(String name) {
+        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
+    }
+
+    @Test
+    void unboundedAdmitsEverything() {
+        gate.setLimits(0, 0, 1000);
+        for (int i = 0; i < 1000; i++) {
+            enter("r" + i);
+        }
+        assertThat(events).hasSize(1000).allMatch(e -> e.startsWith("admit"));
+        assertThat(gate.running()).isEqualTo(1000);
+    }
+
+    @Test
+    void waitersAreAdmittedInOrderWhenSlotsFree() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        enter("b");
+        enter("c");
+        assertThat(events).containsExactly("admit a");
+        assertThat(gate.queued()).isEqualTo(2);
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "admit b");
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "admit b", "admit c");
+        assertThat(gate.queued()).isZero();
+    }
+
+    @Test
+    void fullQueueRejectsAtOnce() {
+        gate.setLimits(1, 1, 60_000);
+        enter("a");
+        enter("b");
+        enter("c");
+        assertThat(events).containsExactly("admit a", "reject c");
+    }
+
+    @Test
+    void waiterTimesOutIntoReject() throws InterruptedException {
+        CountDownLatch rejected = new CountDownLatch(1);
+        gate.setLimits(1, 5, 50);
+        enter("a");
+        gate.enter(() -> events.add("admit b"), () -> {
+            events.add("reject b");
+            rejected.countDown();
+        });
+        assertThat(rejected.await(5, TimeUnit.SECONDS)).isTrue();
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "reject b");
+        assertThat(gate.running()).isZero();
+    }
+
+    @Test
+    void raisingTheLimitDrainsTheQueue() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        enter("b");
+        enter("c");
+        gate.setLimits(0, 10, 60_000);
+        assertThat(events).containsExactly("admit a", "admit b", "admit c");
+    }
+
+    @Test
+    void capHoldsUnderConcurrency() throws InterruptedException {
+        int cap = 8;
+        gate.setLimits(cap, 100_000, 60_000);
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        CountDownLatch all = new CountDownLatch(2000);
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 2000; i++) {
+                pool.submit(() -> gate.enter(() -> Thread.ofVirtual().start(() -> {
+                    peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+                    Thread.yield();
+                    running.decrementAndGet();
+                    done.incrementAndGet();
+                    gate.exit();
+                    all.countDown();
+                }), all::countDown));
+            }
+            assertThat(all.await(30, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(done).hasValue(2000);
+        assertThat(peak.get()).isLessThanOrEqualTo(cap);
+        assertThat(gate.running()).isZero();
+    }
+}

@@ -1,0 +1,215 @@
+package io.github.slingvt.http.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The dispatch handler on a real Jetty 12 server, the way Felix builds it (QueuedThreadPool, ServerConnector). */
+class DispatchHandlerTest {
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final HttpClient client = HttpClient.newBuilder()
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    private Server server;
+    private ProbeHandler probe;
+    private ContextHandler context;
+    private ThreadingState state;
+    private String base;
+
+    @BeforeEach
+    void startJetty() throws Exception {
+        server = new Server(new QueuedThreadPool(50));
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        probe = new ProbeHandler();
+        // Felix's shape: Server -> ContextHandlerCollection (dynamic) -> one servlet context
+        context = new ContextHandler(probe, "/");
+        server.setHandler(new ContextHandlerCollection(context));
+        server.start();
+        base = "http://127.0.0.1:" + connector.getLocalPort();
+        state = new ThreadingState(timer);
+    }
+
+    @AfterEach
+    void stopJetty() throws Exception {
+        server.stop();
+        timer.shutdownNow();
+    }
+
+    private HttpResponse<String> get(String query) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(base + "/probe?" + query)).timeout(Duration.ofSeconds(20))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private CompletableFuture<HttpResponse<String>> getAsync(String query) {
+        return client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/probe?" + query))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition within 10 s").isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
+    void virtualModeRunsEachRequestOnANewVirtualThread() throws Exception {
+        assertThat(ServerInstaller.install(server, state)).hasSize(1);
+        HttpResponse<String> first = get("");
+        HttpResponse<String> second = get("");
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.body()).contains("virtual=true").contains("thread=slingvt-http-");
+        assertThat(second.body()).contains("virtual=true").isNotEqualTo(first.body());
+        await(() -> state.snapshot().completed() == 2);
+        RequestCounters.Snapshot s = state.snapshot();
+        assertThat(s.admitted()).isEqualTo(2);
+        assertThat(s.inFlight()).isZero();
+        assertThat(s.virtualThreadsStarted()).isEqualTo(2);
+    }
+
+    @Test
+    void kernelModeRunsOnJettysPlatformThreads() throws Exception {
+        ServerInstaller.install(server, state);
+        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64));
+        ServerInstaller.applyKernelMaxThreads(server, 64);
+        HttpResponse<String> response = get("");
+        assertThat(response.body()).contains("virtual=false").contains("thread=qtp");
+        assertThat(((QueuedThreadPool) server.getThreadPool()).getMaxThreads()).isEqualTo(64);
+        await(() -> state.snapshot().completed() == 1);
+        assertThat(state.snapshot().virtualThreadsStarted()).isZero();
+    }
+
+    @Test
+    void boundedModeAnswers503WithRetryAfterWhenQueueIsFull() throws Exception {
+        ServerInstaller.install(server, state);
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 2, 2000, 0, 7, 200));
+        List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
+        slow.add(getAsync("sleep=1500"));
+        slow.add(getAsync("sleep=1500"));
+        await(() -> probe.running.get() == 2);
+        HttpResponse<String> rejected = get("");
+        assertThat(rejected.statusCode()).isEqualTo(503);
+        assertThat(rejected.headers().firstValue("Retry-After")).hasValue("7");
+        for (CompletableFuture<HttpResponse<String>> f : slow) {
+            assertThat(f.get().statusCode()).isEqualTo(200);
+        }
+        await(() -> state.snapshot().completed() == 2);
+        assertThat(state.snapshot().admitted()).isEqualTo(2);
+        assertThat(state.snapshot().rejected()).isEqualTo(1);
+        assertThat(probe.peak.get()).isEqualTo(2);
+    }
+
+    @Test
+    void queuedRequestTimesOutInto503() throws Exception {
+        ServerInstaller.install(server, state);
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 100, 10, 1, 200));
+        CompletableFuture<HttpResponse<String>> slow = getAsync("sleep=2000");
+        await(() -> probe.running.get() == 1);
+        long start = System.nanoTime();
+        HttpResponse<String> waited = get("");
+        long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(waited.statusCode()).isEqualTo(503);
+        assertThat(waited.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(waitedMillis).isGreaterThanOrEqualTo(100);
+        assertThat(slow.get().statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void queuedRequestRunsWhenASlotFrees() throws Exception {
+        ServerInstaller.install(server, state);
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 10_000, 10, 1, 200));
+        CompletableFuture<HttpResponse<String>> slow = getAsync("sleep=300");
+        await(() -> probe.running.get() == 1);
+        HttpResponse<String> queued = get("");
+        assertThat(queued.statusCode()).isEqualTo(200);
+        assertThat(slow.get().statusCode()).isEqualTo(200);
+        assertThat(probe.peak.get()).isEqualTo(1);
+    }
+
+    @Test
+    void installAndUninstallDoNotRestartFelixsChain() throws Exception {
+        List<DispatchHandler> handlers = ServerInstaller.install(server, state);
+        ContextHandlerCollection contexts = (ContextHandlerCollection) server.getHandler();
+        assertThat(contexts.getHandlers()).containsExactlyElementsOf(handlers);
+        assertThat(handlers.get(0).getHandler()).isSameAs(context);
+        assertThat(get("").body()).contains("virtual=true");
+        ServerInstaller.uninstall(server, handlers);
+        assertThat(contexts.getHandlers()).containsExactly(context);
+        assertThat(get("").body()).contains("virtual=false");
+        assertThat(probe.starts.get()).isEqualTo(1);
+        assertThat(context.isStarted()).isTrue();
+        server.stop();
+        assertThat(context.isStopped()).as("Felix's stop still stops its context").isTrue();
+    }
+
+    @Test
+    void leavesAServerWithFelixVirtualThreadsAlone() throws Exception {
+        server.stop();
+        QueuedThreadPool pool = new QueuedThreadPool();
+        pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        Server felixVirtual = new Server(pool);
+        assertThat(ServerInstaller.install(felixVirtual, state)).isEmpty();
+    }
+
+    /** Stands in for Felix's servlet chain: reports the thread kind, optionally sleeping first. */
+    static final class ProbeHandler extends Handler.Abstract {
+        final AtomicInteger starts = new AtomicInteger();
+        final AtomicInteger running = new AtomicInteger();
+        final AtomicInteger peak = new AtomicInteger();
+
+        @Override
+        protected void doStart() throws Exception {
+            starts.incrementAndGet();
+            super.doStart();
+        }
+
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) throws Exception {
+            peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                Fields query = Request.extractQueryParameters(request);
+                long sleep = query.get("sleep") == null ? 0 : Long.parseLong(query.get("sleep").getValue());
+                if (sleep > 0) {
+                    Thread.sleep(sleep);
+                }
+                Thread t = Thread.currentThread();
+                Content.Sink.write(response, true, "virtual=" + t.isVirtual() + " thread=" + t.getName(), callback);
+            } finally {
+                running.decrementAndGet();
+            }
+            return true;
+        }
+    }
+}

@@ -45,7 +45,8 @@ final class DispatchHandler extends Handler.Wrapper {
         }
         ThreadingSettings settings = state.settings();
         if (settings.mode() == ThreadingMode.KERNEL || Thread.currentThread().isVirtual()) {
-            request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.KERNEL.label());
+            ThreadingMode here = Thread.currentThread().isVirtual() ? ThreadingMode.VIRTUAL : ThreadingMode.KERNEL;
+            request.setAttribute(ADMITTED_MODE_ATTRIBUTE, here.label());
             return handleHere(next, request, response, callback);
         }
         request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.VIRTUAL.label());

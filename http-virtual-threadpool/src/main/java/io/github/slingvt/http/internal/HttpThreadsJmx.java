@@ -92,4 +92,19 @@ final class HttpThreadsJmx implements HttpThreadsMBean {
     public int getMaxConcurrentRequests() {
         return state.settings().maxConcurrentRequests();
     }
+
+    @Override
+    public int getKernelMaxThreads() {
+        return state.settings().kernelMaxThreads();
+    }
+
+    @Override
+    public long getRefusedConfigurations() {
+        return state.refusedConfigurations();
+    }
+
+    @Override
+    public String getLastConfigurationError() {
+        return state.lastConfigurationError();
+    }
 }

@@ -20,4 +20,12 @@ public interface HttpThreadsMBean {
     int getQueued();
 
     int getMaxConcurrentRequests();
+
+    int getKernelMaxThreads();
+
+    /** How many configurations were refused as invalid since start (the previous settings stayed in force). */
+    long getRefusedConfigurations();
+
+    /** Why the last refused configuration was refused; empty if none was. */
+    String getLastConfigurationError();
 }

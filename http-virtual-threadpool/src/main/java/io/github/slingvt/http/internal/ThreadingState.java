@@ -1,13 +1,16 @@
 package io.github.slingvt.http.internal;
 
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** What the request path reads on every request: the settings in force, the counters and the admission gate. */
 final class ThreadingState {
 
     private final RequestCounters counters = new RequestCounters();
     private final AdmissionGate gate;
+    private final AtomicLong refusedConfigurations = new AtomicLong();
     private volatile ThreadingSettings settings = ThreadingSettings.DEFAULTS;
+    private volatile String lastConfigurationError = "";
 
     ThreadingState(ScheduledExecutorService timeouts) {
         this.gate = new AdmissionGate(timeouts);
@@ -17,6 +20,19 @@ final class ThreadingState {
     void apply(ThreadingSettings next) {
         gate.setLimits(next.maxConcurrentRequests(), next.maxQueuedRequests(), next.queueTimeoutMillis());
         settings = next;
+    }
+
+    void refused(String reason) {
+        lastConfigurationError = reason;
+        refusedConfigurations.incrementAndGet();
+    }
+
+    long refusedConfigurations() {
+        return refusedConfigurations.get();
+    }
+
+    String lastConfigurationError() {
+        return lastConfigurationError;
     }
 
     ThreadingSettings settings() {

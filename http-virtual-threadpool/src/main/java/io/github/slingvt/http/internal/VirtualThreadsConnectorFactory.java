@@ -92,6 +92,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         try {
             next = ThreadingSettings.from(config);
         } catch (IllegalArgumentException e) {
+            state.refused(e.getMessage());
             ThreadingSettings kept = state.settings();
             LOG.error("Configuration {} refused: {}. Keeping mode={} maxConcurrentRequests={} kernelMaxThreads={}.",
                     VirtualThreadsConfig.PID, e.getMessage(), kept.mode().label(), kept.maxConcurrentRequests(),

@@ -2,7 +2,6 @@ package io.github.slingvt.http.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.jetty.http.HttpHeader;
@@ -15,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sits at the top of Jetty's handler chain. Kernel mode: handles the request on the calling Jetty thread.
- * Virtual mode: admits the request, then hands it to a new virtual thread and frees the Jetty thread at once.
+ * Wraps Felix's servlet context. Kernel mode: handles the request on the calling Jetty thread. Unbounded
+ * virtual mode: the request already arrives on a virtual thread ({@link RequestExecutor}) and is handled there.
+ * Bounded virtual mode: admits the request, then hands it to a new virtual thread and frees the Jetty thread.
  * A request keeps the mode it was admitted under, which is what makes a mode switch lossless.
  */
 final class DispatchHandler extends Handler.Wrapper {
@@ -30,7 +30,6 @@ final class DispatchHandler extends Handler.Wrapper {
             .asReadOnlyBuffer();
 
     private final ThreadingState state;
-    private final ThreadFactory virtualThreads = Thread.ofVirtual().name("slingvt-http-", 0).factory();
 
     DispatchHandler(ThreadingState state) {
         super(true);
@@ -85,7 +84,7 @@ final class DispatchHandler extends Handler.Wrapper {
         });
         Callback tracked = Callback.from(completion::done, callback);
         try {
-            virtualThreads.newThread(() -> {
+            state.virtualThreads().newThread(() -> {
                 try {
                     runChain(next, request, response, tracked);
                 } finally {

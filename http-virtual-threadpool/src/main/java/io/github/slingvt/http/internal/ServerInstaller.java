@@ -2,9 +2,12 @@ package io.github.slingvt.http.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -24,20 +27,25 @@ final class ServerInstaller {
     private ServerInstaller() {
     }
 
-    /** @return the installed handlers, or an empty list when this server must be left alone (reason logged). */
-    static List<DispatchHandler> install(Server server, ThreadingState state) {
+    /** What was changed on one server, to be undone by {@link #uninstall}. */
+    record Installation(List<DispatchHandler> handlers, RequestExecutor executor) {
+    }
+
+    /** @return what was installed, or {@code null} when this server must be left alone (reason logged). */
+    static Installation install(Server server, ThreadingState state) {
         ThreadPool pool = server.getThreadPool();
-        if (!(pool instanceof QueuedThreadPool) || VirtualThreads.getVirtualThreadsExecutor(pool) != null) {
+        Executor poolVirtual = VirtualThreads.getVirtualThreadsExecutor(pool);
+        if (!(pool instanceof QueuedThreadPool qtp) || (poolVirtual != null && !(poolVirtual instanceof RequestExecutor))) {
             LOG.error("Felix HTTP runs Jetty with its own virtual threads ({}); Sling VT leaves this server alone. "
                     + "Set org.apache.felix.http.jetty.virtualthreads.enable=false in PID org.apache.felix.http "
                     + "to let {} decide the request threads.", pool, VirtualThreadsConfig.PID);
-            return List.of();
+            return null;
         }
         Handler.Sequence contexts = dynamicCollection(server);
         if (contexts == null) {
             LOG.error("Jetty server {} has no dynamic handler collection (Felix's ContextHandlerCollection); "
                     + "Sling VT cannot route its requests. Is this Felix HTTP Jetty 12?", server);
-            return List.of();
+            return null;
         }
         List<DispatchHandler> installed = new ArrayList<>();
         List<Handler> wrapped = new ArrayList<>();
@@ -57,12 +65,20 @@ final class ServerInstaller {
         for (DispatchHandler handler : installed) {
             handler.manage(handler.getHandler());
         }
-        applyKernelMaxThreads(server, state.settings().kernelMaxThreads());
+        applyPlatformThreads(server, state.settings().platformThreads());
+        RequestExecutor executor = new RequestExecutor(qtp, state);
+        qtp.setVirtualThreadsExecutor(executor);
+        restartNetworkConnectors(server);
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
-        return installed;
+        return new Installation(installed, executor);
     }
 
-    static void uninstall(Server server, List<DispatchHandler> handlers) {
+    static void uninstall(Server server, Installation installation) {
+        installation.executor().detach();
+        if (server.getThreadPool() instanceof QueuedThreadPool qtp && qtp.getVirtualThreadsExecutor() == installation.executor()) {
+            qtp.setVirtualThreadsExecutor(null);
+        }
+        List<DispatchHandler> handlers = installation.handlers();
         Handler.Sequence contexts = dynamicCollection(server);
         if (contexts == null) {
             return;
@@ -84,13 +100,40 @@ final class ServerInstaller {
         LOG.info("Sling VT request threading removed from {}", server);
     }
 
-    static void applyKernelMaxThreads(Server server, int maxThreads) {
+    static void applyPlatformThreads(Server server, int maxThreads) {
         if (server.getThreadPool() instanceof QueuedThreadPool qtp && qtp.getMaxThreads() != maxThreads) {
             try {
                 qtp.setMaxThreads(maxThreads);
             } catch (IllegalStateException e) {
-                LOG.error("Cannot set Jetty's max threads to {}: {}. Raise kernelMaxThreads in {}.",
+                LOG.error("Cannot set Jetty's max threads to {}: {}. Raise kernelMaxThreads/virtualModePlatformThreads in {}.",
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
+            }
+        }
+    }
+
+    /**
+     * Jetty's selectors read the pool's virtual-threads executor when they start, and Felix started its connectors
+     * before calling us; a restart lets them pick up {@link RequestExecutor}. This happens when Felix builds its
+     * Jetty, before Sling serves anything.
+     */
+    private static void restartNetworkConnectors(Server server) {
+        for (Connector connector : server.getConnectors()) {
+            if (connector instanceof ServerConnector network && network.isStarted()) {
+                try {
+                    network.stop();
+                    network.start();
+                } catch (Exception e) {
+                    LOG.error("Restarting {} to use virtual threads failed; it serves on platform threads. "
+                            + "Restart the org.apache.felix.http.jetty12 bundle to retry.", network, e);
+                    try {
+                        if (!network.isStarted()) {
+                            network.start();
+                        }
+                    } catch (Exception again) {
+                        LOG.error("{} could not be started again; HTTP on that port is down until Felix HTTP restarts",
+                                network, again);
+                    }
+                }
             }
         }
     }

@@ -10,10 +10,11 @@ public record ThreadingSettings(
         long queueTimeoutMillis,
         int maxQueuedRequests,
         int retryAfterSeconds,
-        int kernelMaxThreads) {
+        int kernelMaxThreads,
+        int virtualModePlatformThreads) {
 
     public static final ThreadingSettings DEFAULTS =
-            new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200);
+            new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200, 32);
 
     public ThreadingSettings {
         requireRange("maxConcurrentRequests", maxConcurrentRequests, 0, 1_000_000);
@@ -21,6 +22,7 @@ public record ThreadingSettings(
         requireRange("maxQueuedRequests", maxQueuedRequests, 0, 1_000_000);
         requireRange("retryAfterSeconds", retryAfterSeconds, 1, 3600);
         requireRange("kernelMaxThreads", kernelMaxThreads, 8, 100_000);
+        requireRange("virtualModePlatformThreads", virtualModePlatformThreads, 8, 100_000);
         if (mode == null) {
             throw new IllegalArgumentException("mode is missing; set mode to 'virtual' or 'kernel'");
         }
@@ -33,7 +35,13 @@ public record ThreadingSettings(
                 config.queueTimeout(),
                 config.maxQueuedRequests(),
                 config.retryAfterSeconds(),
-                config.kernelMaxThreads());
+                config.kernelMaxThreads(),
+                config.virtualModePlatformThreads());
+    }
+
+    /** The size Jetty's QueuedThreadPool should have in this mode. */
+    public int platformThreads() {
+        return mode == ThreadingMode.KERNEL ? kernelMaxThreads : virtualModePlatformThreads;
     }
 
     public boolean bounded() {

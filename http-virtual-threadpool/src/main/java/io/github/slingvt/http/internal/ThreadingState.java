@@ -1,6 +1,7 @@
 package io.github.slingvt.http.internal;
 
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** What the request path reads on every request: the settings in force, the counters and the admission gate. */
@@ -9,6 +10,7 @@ final class ThreadingState {
     private final RequestCounters counters = new RequestCounters();
     private final AdmissionGate gate;
     private final AtomicLong refusedConfigurations = new AtomicLong();
+    private final ThreadFactory virtualThreads = Thread.ofVirtual().name("slingvt-http-", 0).factory();
     private volatile ThreadingSettings settings = ThreadingSettings.DEFAULTS;
     private volatile String lastConfigurationError = "";
 
@@ -33,6 +35,11 @@ final class ThreadingState {
 
     String lastConfigurationError() {
         return lastConfigurationError;
+    }
+
+    /** Request threads are named slingvt-http-N, whichever path created them. */
+    ThreadFactory virtualThreads() {
+        return virtualThreads;
     }
 
     ThreadingSettings settings() {

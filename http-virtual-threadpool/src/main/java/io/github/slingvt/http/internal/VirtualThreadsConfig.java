@@ -49,7 +49,13 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Kernel max threads",
-            description = "Kernel mode: maximum threads of Jetty's QueuedThreadPool (Jetty's default is 200). "
-                    + "Also bounds the platform threads Jetty uses for selecting and dispatch in virtual mode. 8 to 100000.")
+            description = "Kernel mode: maximum threads of Jetty's QueuedThreadPool (Jetty's default is 200). 8 to 100000.")
     int kernelMaxThreads() default 200;
+
+    @AttributeDefinition(
+            name = "Virtual mode platform threads",
+            description = "Virtual mode: maximum threads of Jetty's QueuedThreadPool, which then only runs acceptors, "
+                    + "selectors, connection setup and (bounded mode) admission, all short tasks; a burst of new "
+                    + "connections queues instead of growing the pool. 8 to 100000.")
+    int virtualModePlatformThreads() default 32;
 }

@@ -1,6 +1,5 @@
 package io.github.slingvt.http.internal;
 
-import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -8,8 +7,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.LocalConnector;
 import org.eclipse.jetty.server.Server;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -23,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The way into an unpatched Felix HTTP Jetty 12: Felix hands every {@link ConnectorFactory} its running
  * {@link Server}. We use that call to put a {@link DispatchHandler} around Felix's servlet context, so every
- * request of every Felix connector (the public port included) passes through it. The connector we must return is
- * an in-memory {@link LocalConnector} without acceptors: it opens no port and serves nothing.
+ * request of every Felix connector (the public port included) passes through it, and to give Felix's thread pool a
+ * {@link RequestExecutor} for Jetty's selectors. The connector we must return is a {@link HookConnector}: no port,
+ * no acceptor, it serves nothing.
  */
 @Component(service = {ConnectorFactory.class, VirtualThreadsConnectorFactory.class}, configurationPid = VirtualThreadsConfig.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
@@ -36,7 +34,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
     private final ScheduledExecutorService timeouts;
     private final ThreadingState state;
     private final HttpThreadsJmx jmx;
-    private final Map<Server, List<DispatchHandler>> installed = new WeakHashMap<>();
+    private final Map<Server, ServerInstaller.Installation> installed = new WeakHashMap<>();
 
     @Activate
     public VirtualThreadsConnectorFactory(VirtualThreadsConfig config) {
@@ -73,14 +71,12 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
     @Override
     public Connector createConnector(Server server) {
         synchronized (installed) {
-            List<DispatchHandler> handlers = ServerInstaller.install(server, state);
-            if (!handlers.isEmpty()) {
-                installed.put(server, handlers);
+            ServerInstaller.Installation installation = ServerInstaller.install(server, state);
+            if (installation != null) {
+                installed.put(server, installation);
             }
         }
-        LocalConnector hook = new LocalConnector(server, null, null, null, 0, new HttpConnectionFactory());
-        hook.setName("sling-vt-hook");
-        return hook;
+        return new HookConnector(server);
     }
 
     ThreadingState state() {
@@ -102,12 +98,12 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         ThreadingSettings previous = state.settings();
         state.apply(next);
         synchronized (installed) {
-            installed.keySet().forEach(s -> ServerInstaller.applyKernelMaxThreads(s, next.kernelMaxThreads()));
+            installed.keySet().forEach(s -> ServerInstaller.applyPlatformThreads(s, next.platformThreads()));
         }
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "
-                    + "kernelMaxThreads={}", next.mode().label(), next.maxConcurrentRequests(), next.queueTimeoutMillis(),
-                    next.maxQueuedRequests(), next.kernelMaxThreads());
+                    + "Jetty platform threads={}", next.mode().label(), next.maxConcurrentRequests(),
+                    next.queueTimeoutMillis(), next.maxQueuedRequests(), next.platformThreads());
         }
     }
 

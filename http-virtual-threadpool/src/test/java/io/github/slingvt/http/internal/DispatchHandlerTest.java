@@ -49,7 +49,7 @@ class DispatchHandlerTest {
         server = new Server(new QueuedThreadPool(50));
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
-        connector.setPort(0);
+        connector.setPort(freePort());
         server.addConnector(connector);
         probe = new ProbeHandler();
         // Felix's shape: Server -> ContextHandlerCollection (dynamic) -> one servlet context
@@ -64,6 +64,12 @@ class DispatchHandlerTest {
     void stopJetty() throws Exception {
         server.stop();
         timer.shutdownNow();
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
     }
 
     private HttpResponse<String> get(String query) throws Exception {
@@ -86,7 +92,7 @@ class DispatchHandlerTest {
 
     @Test
     void virtualModeRunsEachRequestOnANewVirtualThread() throws Exception {
-        assertThat(ServerInstaller.install(server, state)).hasSize(1);
+        assertThat(ServerInstaller.install(server, state).handlers()).hasSize(1);
         HttpResponse<String> first = get("");
         HttpResponse<String> second = get("");
         assertThat(first.statusCode()).isEqualTo(200);
@@ -100,10 +106,19 @@ class DispatchHandlerTest {
     }
 
     @Test
+    void unboundedVirtualModeUsesJettysVirtualThreadPathWithoutExtraPlatformThreads() throws Exception {
+        ServerInstaller.install(server, state);
+        assertThat(((QueuedThreadPool) server.getThreadPool()).getVirtualThreadsExecutor())
+                .isInstanceOf(RequestExecutor.class);
+        HttpResponse<String> response = get("");
+        assertThat(response.body()).contains("virtual=true").contains("thread=slingvt-http-");
+    }
+
+    @Test
     void kernelModeRunsOnJettysPlatformThreads() throws Exception {
         ServerInstaller.install(server, state);
-        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64));
-        ServerInstaller.applyKernelMaxThreads(server, 64);
+        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64, 32));
+        ServerInstaller.applyPlatformThreads(server, 64);
         HttpResponse<String> response = get("");
         assertThat(response.body()).contains("virtual=false").contains("thread=qtp");
         assertThat(((QueuedThreadPool) server.getThreadPool()).getMaxThreads()).isEqualTo(64);
@@ -114,7 +129,7 @@ class DispatchHandlerTest {
     @Test
     void boundedModeAnswers503WithRetryAfterWhenQueueIsFull() throws Exception {
         ServerInstaller.install(server, state);
-        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 2, 2000, 0, 7, 200));
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 2, 2000, 0, 7, 200, 32));
         List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
         slow.add(getAsync("sleep=1500"));
         slow.add(getAsync("sleep=1500"));
@@ -134,7 +149,7 @@ class DispatchHandlerTest {
     @Test
     void queuedRequestTimesOutInto503() throws Exception {
         ServerInstaller.install(server, state);
-        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 100, 10, 1, 200));
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 100, 10, 1, 200, 32));
         CompletableFuture<HttpResponse<String>> slow = getAsync("sleep=2000");
         await(() -> probe.running.get() == 1);
         long start = System.nanoTime();
@@ -149,7 +164,7 @@ class DispatchHandlerTest {
     @Test
     void queuedRequestRunsWhenASlotFrees() throws Exception {
         ServerInstaller.install(server, state);
-        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 10_000, 10, 1, 200));
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 10_000, 10, 1, 200, 32));
         CompletableFuture<HttpResponse<String>> slow = getAsync("sleep=300");
         await(() -> probe.running.get() == 1);
         HttpResponse<String> queued = get("");
@@ -160,12 +175,13 @@ class DispatchHandlerTest {
 
     @Test
     void installAndUninstallDoNotRestartFelixsChain() throws Exception {
-        List<DispatchHandler> handlers = ServerInstaller.install(server, state);
+        ServerInstaller.Installation installation = ServerInstaller.install(server, state);
+        List<DispatchHandler> handlers = installation.handlers();
         ContextHandlerCollection contexts = (ContextHandlerCollection) server.getHandler();
         assertThat(contexts.getHandlers()).containsExactlyElementsOf(handlers);
         assertThat(handlers.get(0).getHandler()).isSameAs(context);
         assertThat(get("").body()).contains("virtual=true");
-        ServerInstaller.uninstall(server, handlers);
+        ServerInstaller.uninstall(server, installation);
         assertThat(contexts.getHandlers()).containsExactly(context);
         assertThat(get("").body()).contains("virtual=false");
         assertThat(probe.starts.get()).isEqualTo(1);
@@ -180,7 +196,7 @@ class DispatchHandlerTest {
         QueuedThreadPool pool = new QueuedThreadPool();
         pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
         Server felixVirtual = new Server(pool);
-        assertThat(ServerInstaller.install(felixVirtual, state)).isEmpty();
+        assertThat(ServerInstaller.install(felixVirtual, state)).isNull();
     }
 
     /** Stands in for Felix's servlet chain: reports the thread kind, optionally sleeping first. */

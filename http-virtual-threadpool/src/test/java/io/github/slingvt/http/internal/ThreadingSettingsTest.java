@@ -31,7 +31,7 @@ class ThreadingSettingsTest {
 
     @Test
     void negativeCapIsRefusedWithItsRange() {
-        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, -1, 2000, 10, 1, 200))
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, -1, 2000, 10, 1, 200, 32))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxConcurrentRequests=-1")
                 .hasMessageContaining("from 0 to 1000000");
@@ -39,13 +39,21 @@ class ThreadingSettingsTest {
 
     @Test
     void everyLimitIsChecked() {
-        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 0, 10, 1, 200))
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 0, 10, 1, 200, 32))
                 .hasMessageContaining("queueTimeout=0");
-        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 10, -5, 1, 200))
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 10, -5, 1, 200, 32))
                 .hasMessageContaining("maxQueuedRequests=-5");
-        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 10, 5, 0, 200))
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 10, 5, 0, 200, 32))
                 .hasMessageContaining("retryAfterSeconds=0");
-        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.KERNEL, 0, 10, 5, 1, 2))
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.KERNEL, 0, 10, 5, 1, 2, 32))
                 .hasMessageContaining("kernelMaxThreads=2");
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 10, 5, 1, 200, 4))
+                .hasMessageContaining("virtualModePlatformThreads=4");
+    }
+
+    @Test
+    void jettyPoolSizeFollowsTheMode() {
+        assertThat(new ThreadingSettings(ThreadingMode.KERNEL, 0, 10, 5, 1, 300, 16).platformThreads()).isEqualTo(300);
+        assertThat(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 10, 5, 1, 300, 16).platformThreads()).isEqualTo(16);
     }
 }

@@ -1,0 +1,120 @@
+package io.github.slingvt.demo.internal;
+
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.servlet.Servlet;
+
+import org.apache.sling.api.resource.ResourceResolverFactory;
+import org.apache.sling.serviceusermapping.ServiceUserMapped;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Registers the demo servlets, or none of them when the configuration switches them off. One component owns them
+ * all, so that they share one HTTP client and one CPU pool, and go away together.
+ */
+@Component(service = {}, immediate = true, configurationPid = DemoServletsConfig.PID)
+@Designate(ocd = DemoServletsConfig.class)
+public final class DemoServletsRegistrar {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DemoServletsRegistrar.class);
+
+    static final String SLING_CONTEXT_SELECT = "(osgi.http.whiteboard.context.name=org.apache.sling)";
+
+    private final List<ServiceRegistration<Servlet>> registrations = new ArrayList<>();
+    private final Fanout fanout;
+    private final ExecutorService cpuPool;
+
+    @Activate
+    public DemoServletsRegistrar(BundleContext bundleContext,
+            @Reference ResourceResolverFactory resolverFactory,
+            @Reference ContentSeeder seeder,
+            @Reference(target = "(" + ServiceUserMapped.SUBSERVICENAME + "=" + DemoContent.SUBSERVICE_WRITER + ")")
+                    ServiceUserMapped writerUser,
+            DemoServletsConfig config) {
+        if (!config.enabled()) {
+            this.fanout = null;
+            this.cpuPool = null;
+            LOG.info("Demo servlets are disabled ({} enabled=false)", DemoServletsConfig.PID);
+            return;
+        }
+        this.fanout = new Fanout();
+        this.cpuPool = cpuPool();
+        WorkSteps steps = new WorkSteps(new RepositorySteps(resolverFactory), fanout);
+        register(bundleContext, new WorkServlet(steps), slingServlet(WorkServlet.PATH, "json", "bin"));
+        register(bundleContext, new SlowServlet(), slingServlet(SlowServlet.PATH, "json"));
+        register(bundleContext, new StatusServlet(seeder), slingServlet(StatusServlet.PATH, "json"));
+        register(bundleContext, new AsyncWorkServlet(steps, cpuPool), whiteboardServlet(AsyncWorkServlet.PATH));
+        LOG.info("Demo servlets registered: {}.json|.bin, {}, {}.json, {}.json - a demo, not for production exposure",
+                WorkServlet.PATH, AsyncWorkServlet.PATH, SlowServlet.PATH, StatusServlet.PATH);
+    }
+
+    @Deactivate
+    public void deactivate() {
+        for (ServiceRegistration<Servlet> registration : registrations) {
+            try {
+                registration.unregister();
+            } catch (IllegalStateException e) {
+                // already gone with the bundle
+            }
+        }
+        registrations.clear();
+        if (fanout != null) {
+            fanout.close();
+            cpuPool.shutdownNow();
+        }
+    }
+
+    int registrationCount() {
+        return registrations.size();
+    }
+
+    /**
+     * Async code hands CPU work to a small pool instead of blocking a request thread; sized to the CPUs, as such
+     * code usually is. Platform threads, so that the async variant does not quietly run on virtual threads.
+     */
+    private static ExecutorService cpuPool() {
+        AtomicInteger count = new AtomicInteger();
+        int size = Math.max(2, Runtime.getRuntime().availableProcessors());
+        return Executors.newFixedThreadPool(size, task -> Thread.ofPlatform()
+                .name("vt-demo-async-cpu-" + count.incrementAndGet()).daemon(true).unstarted(task));
+    }
+
+    private void register(BundleContext bundleContext, Servlet servlet, Dictionary<String, Object> properties) {
+        registrations.add(bundleContext.registerService(Servlet.class, servlet, properties));
+    }
+
+    /** Strict: only the listed extensions and GET/HEAD reach the servlet; anything else is 404 or 405. */
+    static Dictionary<String, Object> slingServlet(String path, String... extensions) {
+        Dictionary<String, Object> properties = new Hashtable<>();
+        properties.put("sling.servlet.paths", path);
+        properties.put("sling.servlet.paths.strict", true);
+        properties.put("sling.servlet.extensions", extensions);
+        properties.put("sling.servlet.methods", new String[] {"GET", "HEAD"});
+        properties.put("service.description", "Sling VT demo servlet " + path + " (not for production exposure)");
+        return properties;
+    }
+
+    static Dictionary<String, Object> whiteboardServlet(String pattern) {
+        Dictionary<String, Object> properties = new Hashtable<>();
+        properties.put("osgi.http.whiteboard.servlet.pattern", pattern);
+        properties.put("osgi.http.whiteboard.context.select", SLING_CONTEXT_SELECT);
+        properties.put("osgi.http.whiteboard.servlet.asyncSupported", true);
+        properties.put("osgi.http.whiteboard.servlet.name", "Sling VT demo " + pattern);
+        properties.put("service.description", "Sling VT demo servlet " + pattern + " (not for production exposure)");
+        return properties;
+    }
+}

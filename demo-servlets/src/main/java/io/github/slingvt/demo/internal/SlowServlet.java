@@ -1,0 +1,38 @@
+package io.github.slingvt.demo.internal;
+
+import java.io.IOException;
+
+import org.apache.sling.api.SlingJakartaHttpServletRequest;
+import org.apache.sling.api.SlingJakartaHttpServletResponse;
+import org.apache.sling.api.servlets.SlingJakartaSafeMethodsServlet;
+
+/** GET /bin/vt/slow.json?delay=ms: the slow downstream endpoint that the fanout step calls. */
+final class SlowServlet extends SlingJakartaSafeMethodsServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    static final String PATH = "/bin/vt/slow";
+
+    @Override
+    protected void doGet(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
+            throws IOException {
+        long delay;
+        try {
+            delay = ParameterValidator.parse(request::getParameter, "delay", WorkRequest.MAX_DELAY);
+        } catch (InvalidParameterException e) {
+            Responses.badRequest(response, e);
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            LocalSteps.idle(delay, "delay");
+        } catch (WorkException e) {
+            Responses.fail(response, e);
+            return;
+        }
+        Responses.json(response, SlingJakartaHttpServletResponse.SC_OK, Json.object(
+                "delay", delay,
+                "ms", Json.millis(System.nanoTime() - start),
+                "thread", WorkReport.currentThread()));
+    }
+}

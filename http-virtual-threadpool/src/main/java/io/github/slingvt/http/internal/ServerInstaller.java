@@ -121,21 +121,33 @@ final class ServerInstaller {
             if (connector instanceof ServerConnector network && network.isStarted()) {
                 try {
                     network.stop();
-                    network.start();
                 } catch (Exception e) {
-                    LOG.error("Restarting {} to use virtual threads failed; it serves on platform threads. "
-                            + "Restart the org.apache.felix.http.jetty12 bundle to retry.", network, e);
-                    try {
-                        if (!network.isStarted()) {
-                            network.start();
-                        }
-                    } catch (Exception again) {
-                        LOG.error("{} could not be started again; HTTP on that port is down until Felix HTTP restarts",
-                                network, again);
-                    }
+                    LOG.warn("Stopping {} for its restart failed", network, e);
+                }
+                startWithRetries(network);
+            }
+        }
+    }
+
+    /** The port can take a moment to be free again after the stop; retry briefly rather than leave it closed. */
+    private static void startWithRetries(ServerConnector network) {
+        Exception last = null;
+        for (int attempt = 0; attempt < 50; attempt++) {
+            try {
+                network.start();
+                return;
+            } catch (Exception e) {
+                last = e;
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    break;
                 }
             }
         }
+        LOG.error("{} could not be started again after its restart ({}); HTTP on that port is down until "
+                + "Felix HTTP restarts. Check that no other process took the port.", network, String.valueOf(last), last);
     }
 
     /** Hands {@code child} from {@code from} to {@code to} while it keeps running. */

@@ -1,0 +1,296 @@
+package io.github.slingvt.it.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Sling instance launched from the assembled feature ({@code feature-model/target}) by
+ * {@link SlingInstanceBuilder} as {@code ./sling-vt run} does: its own JVM (the JDK of the test JVM), a free port on
+ * 127.0.0.1 and a fresh home folder {@code target/e2e/<name>-<random>}. It is ready once {@code GET /.json} answers
+ * 200 (within 180 s) and the bundle start has settled; {@link #stop()} (or {@link #close()}) ends the JVM by its PID.
+ * A JVM shutdown hook stops it as well, so no Sling process outlives the test JVM.
+ * <p>
+ * Most tests share one instance through {@link SharedSlingInstance}; a test that needs extra framework properties
+ * or extra files in the installer folder starts its own: {@code try (SlingInstance sling =
+ * SlingInstance.builder("x").frameworkProperty("k", "v").installFile(file).start()) { ... }}.
+ */
+public final class SlingInstance implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlingInstance.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration BUNDLES_SETTLE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final int LOG_TAIL_LINES = 40;
+    private static final int MAX_ERRORS_SHOWN = 5;
+    /** The feature's admin login, admin/admin. */
+    private static final String ADMIN_AUTHORIZATION = "Basic "
+            + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+
+    private final String name;
+    private final Path home;
+    private final int port;
+    private final Process process;
+    private final Thread shutdownHook;
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+    private volatile List<String> startupLog = List.of();
+
+    SlingInstance(String name, Path home, int port, Process process) {
+        this.name = name;
+        this.home = home;
+        this.port = port;
+        this.process = process;
+        this.shutdownHook = new Thread(this::stopQuietly, "stop-sling-" + name);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** Options for a new instance of the assembled feature; {@link SlingInstanceBuilder#start()} launches it. */
+    public static SlingInstanceBuilder builder(String name) {
+        return new SlingInstanceBuilder(name);
+    }
+
+    /**
+     * The file installer folder. The Feature Launcher sets the {@code sling.home} variable of the feature to its
+     * launcher home ({@code -p}), so {@code ${sling.home}/install} of boot.json resolves to
+     * {@code <home>/launcher/install} (verified by FoundationE2EIT).
+     */
+    static Path installDir(Path home) {
+        return home.resolve("launcher").resolve("install");
+    }
+
+    /**
+     * Waits until {@code GET /.json} answers 200, then (up to 60 s) until the web console reports every bundle active
+     * or a fragment, and keeps the error.log lines of that moment ({@link #startupLogLines()}). Stops the instance
+     * and fails with the tails of error.log and stdout.log if it exits or does not answer within 180 s.
+     */
+    SlingInstance awaitReady() {
+        final long start = System.nanoTime();
+        final long deadline = start + STARTUP_TIMEOUT.toNanos();
+        String last = "no answer yet";
+        while (true) {
+            if (!process.isAlive()) {
+                throw failStartup("exited during startup with code " + process.exitValue());
+            }
+            if (System.nanoTime() > deadline) {
+                throw failStartup("did not answer GET /.json with 200 within " + STARTUP_TIMEOUT.toSeconds()
+                        + " s (last: " + last + ")");
+            }
+            try {
+                final int status = get("/.json").statusCode();
+                if (status == 200) {
+                    break;
+                }
+                last = "HTTP " + status;
+            } catch (UncheckedIOException e) {
+                last = String.valueOf(e.getCause());
+            }
+            sleep(500);
+        }
+        final long answered = System.nanoTime();
+        final long settleDeadline = answered + BUNDLES_SETTLE_TIMEOUT.toNanos();
+        String bundles;
+        while (!(bundles = bundleStatus()).startsWith("settled") && System.nanoTime() < settleDeadline) {
+            sleep(500);
+        }
+        startupLog = errorLogLines();
+        LOG.info("Sling '{}' (PID {}) answers on {} after {} ms; bundles {} after {} ms", name, pid(), baseUrl(),
+                TimeUnit.NANOSECONDS.toMillis(answered - start), bundles,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        return this;
+    }
+
+    /** "settled: ..." once all bundles are active or fragments, else what the web console reports. */
+    private String bundleStatus() {
+        try {
+            final HttpResponse<String> response = get("/system/console/bundles.json", true);
+            if (response.statusCode() != 200) {
+                return "unknown (web console: HTTP " + response.statusCode() + ")";
+            }
+            final JsonNode counts = JSON.readTree(response.body()).path("s");
+            final int total = counts.path(0).asInt(-1);
+            final boolean settled = total > 0 && counts.path(1).asInt() + counts.path(2).asInt() == total;
+            return (settled ? "settled: " : "not settled: ") + counts;
+        } catch (IOException | UncheckedIOException e) {
+            return "unknown (" + e + ")";
+        }
+    }
+
+    private IllegalStateException failStartup(String problem) {
+        final List<String> errors = ErrorLogAllowlist.parse(List.of()).unexpectedErrors(errorLogLines());
+        final String message = "Sling '" + name + "' (PID " + pid() + ", " + baseUrl() + ") " + problem
+                + "\n--- first *ERROR* entries of " + home.resolve("logs/error.log") + " (" + errors.size() + ") ---\n"
+                + String.join("\n", errors.subList(0, Math.min(errors.size(), MAX_ERRORS_SHOWN)))
+                + "\n--- tail of " + home.resolve("logs/error.log") + " ---\n" + tail("error.log")
+                + "\n--- tail of " + home.resolve("logs/stdout.log") + " ---\n" + tail("stdout.log");
+        stopQuietly();
+        return new IllegalStateException(message);
+    }
+
+    private String tail(String logFile) {
+        final List<String> lines = readLines(home.resolve("logs").resolve(logFile));
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path home() {
+        return home;
+    }
+
+    public Path installDir() {
+        return installDir(home);
+    }
+
+    /** Anonymous GET of a path ({@code /content.json}); redirects are not followed. */
+    public HttpResponse<String> get(String path) {
+        return get(path, false);
+    }
+
+    /** GET with the admin login (admin/admin, preemptive basic authentication) if {@code admin}, else anonymous. */
+    public HttpResponse<String> get(String path, boolean admin) {
+        return send(request(path, admin).GET().build());
+    }
+
+    /** POSTs the parameters as {@code application/x-www-form-urlencoded} (for example to the Sling POST servlet). */
+    public HttpResponse<String> postForm(String path, Map<String, String> parameters, boolean admin) {
+        final String form = parameters.entrySet().stream()
+                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+                .collect(Collectors.joining("&"));
+        return send(request(path, admin).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form)).build());
+    }
+
+    /** All lines of {@code logs/error.log} now. */
+    public List<String> errorLogLines() {
+        return readLines(home.resolve("logs/error.log"));
+    }
+
+    /** The lines of {@code logs/error.log} at the end of the startup ({@link SlingInstanceBuilder#start()}). */
+    public List<String> startupLogLines() {
+        return startupLog;
+    }
+
+    private HttpRequest.Builder request(String path, boolean admin) {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                .timeout(REQUEST_TIMEOUT);
+        return admin ? request.header("Authorization", ADMIN_AUTHORIZATION) : request;
+    }
+
+    private HttpResponse<String> send(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(request.method() + " " + request.uri() + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted: " + request.method() + " " + request.uri(), e);
+        }
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static List<String> readLines(Path file) {
+        try {
+            return Files.exists(file) ? new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList()
+                    : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Ends the instance: SIGTERM to its PID, up to 30 s for a clean shutdown, then SIGKILL; fails if the process is
+     * still alive afterwards. Does nothing if it has already stopped.
+     */
+    public synchronized void stop() {
+        if (process.isAlive()) {
+            final long start = System.nanoTime();
+            LOG.info("Stopping Sling '{}' (PID {})", name, pid());
+            process.destroy();
+            if (!waitFor(STOP_TIMEOUT)) {
+                LOG.warn("Sling '{}' (PID {}) did not stop within {} s; killing it", name, pid(),
+                        STOP_TIMEOUT.toSeconds());
+                process.destroyForcibly();
+                waitFor(Duration.ofSeconds(10));
+            }
+            if (process.isAlive() || ProcessHandle.of(pid()).map(ProcessHandle::isAlive).orElse(false)) {
+                throw new IllegalStateException("Sling '" + name + "' (PID " + pid() + ") is still running");
+            }
+            LOG.info("Sling '{}' (PID {}) stopped after {} ms, exit code {}", name, pid(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), process.exitValue());
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down: this runs in the hook itself.
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void stopQuietly() {
+        try {
+            stop();
+        } catch (RuntimeException e) {
+            LOG.error("Could not stop Sling '{}' (PID {})", name, pid(), e);
+        }
+    }
+
+    private boolean waitFor(Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return !process.isAlive();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for Sling", e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.github.slingvt.it.e2e;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Launches a {@link SlingInstance} from the assembled feature exactly as {@code ./sling-vt run} does (cmd_run):
+ * {@code JAVA_OPTS="-Dsling.home=HOME -Dlogback.configurationFile=FEATURE_DIR/conf/logback.xml"}, launcher arguments
+ * {@code -f FEATURE -u file://FEATURE_DIR/artifacts -p HOME/launcher -c HOME/cache -V sling.home=HOME
+ * -V http.port=PORT -V http.host=127.0.0.1}, working directory HOME, stdout and stderr to {@code HOME/logs/stdout.log}.
+ * The JDK is the one running the tests ({@code java.home}, passed as {@code JAVA_HOME}).
+ */
+public final class SlingInstanceBuilder {
+
+    /** System property (set by failsafe) naming {@code feature-model/target}. */
+    public static final String FEATURE_DIR_PROPERTY = "slingvt.feature.dir";
+    /** System property (set by failsafe) naming the folder for the instance homes. */
+    public static final String E2E_DIR_PROPERTY = "slingvt.e2e.dir";
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlingInstanceBuilder.class);
+    private static final String LAUNCHER = "launcher/org.apache.sling.feature.launcher-1.3.4/bin/launcher";
+    private static final String FEATURE = "slingfeature-tmp/feature-sling-vt.json";
+
+    private final String name;
+    private final Map<String, String> frameworkProperties = new LinkedHashMap<>();
+    private final List<Path> installFiles = new ArrayList<>();
+
+    SlingInstanceBuilder(String name) {
+        if (!name.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("Instance name must be usable as a folder name: " + name);
+        }
+        this.name = name;
+    }
+
+    /** A framework property for the launcher ({@code -D key=value}); it overrides the value of the feature. */
+    public SlingInstanceBuilder frameworkProperty(String key, String value) {
+        frameworkProperties.put(key, value);
+        return this;
+    }
+
+    /**
+     * A file to copy into the Sling file installer folder ({@link SlingInstance#installDir()}) before the launch,
+     * for example a bundle or an OSGi configuration ({@code PID.cfg.json}).
+     */
+    public SlingInstanceBuilder installFile(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("Not a file: " + file);
+        }
+        installFiles.add(file);
+        return this;
+    }
+
+    /** Launches the instance and waits until it answers; fails with the tails of its logs if it does not. */
+    public SlingInstance start() {
+        final Path featureDir = Path.of(System.getProperty(FEATURE_DIR_PROPERTY, "../feature-model/target"))
+                .toAbsolutePath().normalize();
+        final Path launcher = featureDir.resolve(LAUNCHER);
+        final Path feature = featureDir.resolve(FEATURE);
+        if (!Files.isExecutable(launcher) || !Files.isRegularFile(feature)) {
+            throw new IllegalStateException("No assembled feature in " + featureDir + " (missing " + launcher + " or "
+                    + feature + "): build feature-model first (./sling-vt build)");
+        }
+        final Path home = Path.of(System.getProperty(E2E_DIR_PROPERTY, "target/e2e")).toAbsolutePath().normalize()
+                .resolve(name + "-" + UUID.randomUUID().toString().substring(0, 8));
+        if (home.toString().matches(".*\\s.*") || featureDir.toString().matches(".*\\s.*")) {
+            // The launcher script expands JAVA_OPTS without quotes.
+            throw new IllegalStateException("Paths with whitespace are not supported: " + home + ", " + featureDir);
+        }
+        try {
+            Files.createDirectories(home.resolve("logs"));
+            final Path installDir = Files.createDirectories(SlingInstance.installDir(home));
+            for (Path file : installFiles) {
+                Files.copy(file, installDir.resolve(file.getFileName()));
+            }
+            final int port = freePort();
+            final List<String> command = new ArrayList<>(List.of(launcher.toString(),
+                    "-f", feature.toString(),
+                    "-u", "file://" + featureDir.resolve("artifacts"),
+                    "-p", home.resolve("launcher").toString(),
+                    "-c", home.resolve("cache").toString(),
+                    "-V", "sling.home=" + home, "-V", "http.port=" + port, "-V", "http.host=127.0.0.1"));
+            frameworkProperties.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
+            final ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(home.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(home.resolve("logs/stdout.log").toFile());
+            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            builder.environment().put("JAVA_OPTS", "-Dsling.home=" + home
+                    + " -Dlogback.configurationFile=" + featureDir.resolve("conf/logback.xml"));
+            LOG.info("Starting Sling '{}' on http://127.0.0.1:{}/ with Java {} ({}), home {}", name, port,
+                    System.getProperty("java.version"), System.getProperty("java.home"), home);
+            // The launcher script ends with "exec java ...": the PID of this process is the PID of the Sling JVM.
+            return new SlingInstance(name, home, port, builder.start()).awaitReady();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot launch Sling '" + name + "' in " + home, e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.github.slingvt.demo.internal;
+
+import java.io.IOException;
+
+import org.apache.sling.api.SlingJakartaHttpServletRequest;
+import org.apache.sling.api.SlingJakartaHttpServletResponse;
+import org.apache.sling.api.servlets.SlingJakartaSafeMethodsServlet;
+
+/**
+ * GET /bin/vt/jobs.json: runs a one-shot Sling Scheduler job and a Sling Event job and answers the thread each ran on
+ * ({@code {"scheduler":{"thread":..,"virtual":..},"event":{..}}}); 504 if one of them did not run in time.
+ */
+final class JobsProbeServlet extends SlingJakartaSafeMethodsServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    static final String PATH = "/bin/vt/jobs";
+
+    private final transient JobThreadsProbe probe;
+
+    JobsProbeServlet(JobThreadsProbe probe) {
+        this.probe = probe;
+    }
+
+    @Override
+    protected void doGet(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
+            throws IOException {
+        JobThreadsProbe.Result result;
+        try {
+            result = probe.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Responses.json(response, SlingJakartaHttpServletResponse.SC_SERVICE_UNAVAILABLE,
+                    Json.object("error", "interrupted"));
+            return;
+        }
+        Responses.json(response, result.complete() ? SlingJakartaHttpServletResponse.SC_OK
+                : SlingJakartaHttpServletResponse.SC_GATEWAY_TIMEOUT, result.body());
+    }
+}

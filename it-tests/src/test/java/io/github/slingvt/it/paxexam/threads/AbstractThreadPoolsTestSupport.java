@@ -1,0 +1,241 @@
+package io.github.slingvt.it.paxexam.threads;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.ops4j.pax.exam.CoreOptions.frameworkStartLevel;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.inject.Inject;
+
+import org.apache.felix.inventory.Format;
+import org.apache.felix.inventory.InventoryPrinter;
+import org.ops4j.pax.exam.CoreOptions;
+import org.ops4j.pax.exam.Option;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.util.tracker.ServiceTracker;
+
+import io.github.slingvt.it.paxexam.AbstractPaxExamTestSupport;
+
+/**
+ * The assembled Sling VT feature in pax-exam ({@link FeatureProvisioning}: Felix, Oak segment-tar, Sling, Scheduler,
+ * Event, commons-threads-virtual as the ThreadPoolManager, Jetty on 127.0.0.1 and a free port), without the demo
+ * bundle, plus helpers to switch a pool's mode through Config Admin and to read it back from the
+ * {@code slingvt-threadpools} inventory printer. Subclasses record which thread their jobs ran on ({@link #record}).
+ */
+public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTestSupport {
+
+    static final String PID = "io.github.slingvt.threads.VirtualThreadPools";
+    static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** One run of job {@code index} on a thread. */
+    record Run(int index, String thread, boolean virtual) {
+    }
+
+    @Inject
+    protected ConfigurationAdmin configurationAdmin;
+
+    /** Every run of every job, by job index; a job that ran twice has two entries. */
+    protected final Map<Integer, List<Run>> runs = new ConcurrentHashMap<>();
+
+    private String workingDirectory;
+
+    @Override
+    protected String workingDirectory() {
+        if (workingDirectory == null) {
+            workingDirectory = super.workingDirectory();
+        }
+        return workingDirectory;
+    }
+
+    /** No slf4j-simple, SCR, Config Admin or Jetty of the base class: the feature brings its own. */
+    @Override
+    protected Option[] baseOptions() {
+        final String featureDir = System.getProperty("slingvt.feature.dir");
+        if (featureDir == null || !Files.isDirectory(Path.of(featureDir, "artifacts"))) {
+            throw new IllegalStateException("System property slingvt.feature.dir must name feature-model/target"
+                    + " with the assembled feature, got " + featureDir);
+        }
+        final Path home = Path.of(workingDirectory(), "sling");
+        final FeatureProvisioning feature = new FeatureProvisioning(Path.of(featureDir), Map.of(
+                "sling.home", home.toString(), "http.host", HTTP_HOST, "http.port", Integer.toString(httpPort())),
+                // the demo bundle seeds 10,000 nodes in the background: not what these tests measure
+                Set.of("demo-servlets"));
+        final List<Option> options = new ArrayList<>(List.of(
+                systemProperty("pax.exam.osgi.unresolved.fail").value("true"),
+                CoreOptions.workingDirectory(workingDirectory()),
+                systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("INFO"),
+                // Logback as ./sling-vt run configures it: <sling.home>/logs/error.log
+                systemProperty("sling.home").value(home.toString()),
+                systemProperty("logback.configurationFile").value(Path.of(featureDir, "conf", "logback.xml").toString()),
+                frameworkStartLevel(feature.maxStartLevel()),
+                junitBundles()));
+        options.addAll(feature.options(home));
+        return options.toArray(Option[]::new);
+    }
+
+    // ---------------------------------------------------------------- inside the framework
+
+    /** Starts job {@code index}, whose body calls {@link #record(int)} with it. */
+    protected abstract void startJob(int index) throws Exception;
+
+    /**
+     * Jobs of pool {@code pool} (a name, or the label of an anonymous pool) run on virtual threads, then on kernel
+     * threads once the pool is switched to kernel through Config Admin, then on virtual threads again after switching
+     * back; 20 jobs started while the switch happens run too; each of the 50 jobs runs exactly once.
+     */
+    protected void jobsFollowTheModeOfTheirPool(String pool) throws Exception {
+        setPoolModes();
+        startJobs(0, 10);
+        awaitRuns(0, 10);
+        assertRanOnce(0, 10, true);
+        assertEquals("virtual", poolMode(pool));
+
+        final List<Throwable> submitFailures = new CopyOnWriteArrayList<>();
+        final Thread submitter = Thread.ofPlatform().name("it-submitter").start(() -> {
+            try {
+                for (int i = 10; i < 30; i++) {
+                    startJob(i);
+                    Thread.sleep(5);
+                }
+            } catch (Throwable e) {
+                submitFailures.add(e);
+            }
+        });
+        setPoolModes(pool + "=kernel");
+        awaitPoolMode(pool, "kernel");
+        assertTrue("submitter did not finish", submitter.join(WAIT));
+        assertEquals(List.of(), submitFailures);
+        startJobs(30, 40);
+        awaitRuns(10, 40);
+        assertRanOnce(10, 30, null);
+        assertRanOnce(30, 40, false);
+
+        setPoolModes();
+        awaitPoolMode(pool, "virtual");
+        startJobs(40, 50);
+        awaitRuns(40, 50);
+        assertRanOnce(40, 50, true);
+
+        Thread.sleep(500); // a job that would run twice has had the time to
+        assertEquals("jobs that ran: " + runs.keySet(), 50, runs.size());
+        assertRanOnce(0, 50, null);
+        System.out.printf("%s: pool '%s'; threads of jobs 0, 30, 40: %s, %s, %s; during the switch: %d virtual,"
+                + " %d kernel%n  status: %s%n", getClass().getSimpleName(), pool, runs.get(0), runs.get(30),
+                runs.get(40), runs.entrySet().stream().filter(e -> e.getKey() >= 10 && e.getKey() < 30)
+                        .filter(e -> e.getValue().get(0).virtual()).count(),
+                runs.entrySet().stream().filter(e -> e.getKey() >= 10 && e.getKey() < 30)
+                        .filter(e -> !e.getValue().get(0).virtual()).count(), poolStatusJson());
+    }
+
+    private void startJobs(int from, int to) throws Exception {
+        for (int i = from; i < to; i++) {
+            startJob(i);
+        }
+    }
+
+    /** The service, waiting for it at most {@link #WAIT}. */
+    protected <T> T service(Class<T> type) throws InterruptedException {
+        final ServiceTracker<T, T> tracker = new ServiceTracker<>(bundleContext, type, null);
+        tracker.open();
+        final T service = tracker.waitForService(WAIT.toMillis());
+        assertNotNull(type.getName() + " not available within " + WAIT, service);
+        return service;
+    }
+
+    /** A job body: records the run of job {@code index} on the current thread. */
+    protected void record(int index) {
+        final Thread t = Thread.currentThread();
+        runs.computeIfAbsent(index, i -> new CopyOnWriteArrayList<>()).add(new Run(index, t.getName(), t.isVirtual()));
+    }
+
+    /** Replaces the pool modes: {@code defaultMode} virtual, and the given {@code name=mode} overrides. */
+    protected void setPoolModes(String... poolModes) throws Exception {
+        final Configuration configuration = configurationAdmin.getConfiguration(PID, null);
+        final Dictionary<String, Object> properties = new Hashtable<>();
+        properties.put("defaultMode", "virtual");
+        properties.put("poolModes", poolModes);
+        configuration.update(properties);
+    }
+
+    /** The status JSON of all pools in use, from the {@code slingvt-threadpools} inventory printer. */
+    protected String poolStatusJson() throws Exception {
+        final InventoryPrinter printer = bundleContext.getServiceReferences(InventoryPrinter.class,
+                "(" + InventoryPrinter.NAME + "=slingvt-threadpools)").stream().findFirst()
+                .map(bundleContext::getService).orElseThrow(() -> new AssertionError("no slingvt-threadpools printer"));
+        final StringWriter out = new StringWriter();
+        printer.print(new PrintWriter(out), Format.JSON, false);
+        return out.toString();
+    }
+
+    /**
+     * The mode of the pool named {@code name}, or of the anonymous pool labelled {@code name} (status key
+     * {@code ThreadPool-<uuid> (<label>)}); null if no such pool is in use.
+     */
+    protected String poolMode(String name) throws Exception {
+        final Matcher m = Pattern.compile("\"((?:ThreadPool-[^\"]* \\()?" + Pattern.quote(name)
+                + "\\)?)\":\\{\"mode\":\"(\\w+)\"").matcher(poolStatusJson());
+        return m.find() ? m.group(2) : null;
+    }
+
+    protected void awaitPoolMode(String name, String mode) throws Exception {
+        awaitTrue("pool '" + name + "' in mode " + mode, () -> {
+            try {
+                return mode.equals(poolMode(name));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** Waits until jobs {@code from} to {@code to - 1} have run. */
+    protected void awaitRuns(int from, int to) throws InterruptedException {
+        awaitTrue("jobs " + from + ".." + (to - 1) + " ran", () -> {
+            for (int i = from; i < to; i++) {
+                if (!runs.containsKey(i)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /** Asserts that every job {@code from..to-1} ran exactly once, on a virtual thread if {@code virtual}. */
+    protected void assertRanOnce(int from, int to, Boolean virtual) {
+        for (int i = from; i < to; i++) {
+            final List<Run> ofJob = runs.get(i);
+            assertNotNull("job " + i + " did not run", ofJob);
+            assertEquals("runs of job " + i + ": " + ofJob, 1, ofJob.size());
+            if (virtual != null) {
+                assertEquals("job " + i + " ran on " + ofJob.get(0).thread(), virtual, ofJob.get(0).virtual());
+            }
+        }
+    }
+
+    protected static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertTrue(what + ": not within " + WAIT, System.nanoTime() < deadline);
+            Thread.sleep(20);
+        }
+    }
+}

@@ -57,6 +57,7 @@ public final class ConsolePlugin extends HttpServlet {
         row(out, "Admitted / rejected / completed", s.admitted() + " / " + s.rejected() + " / " + s.completed());
         row(out, "Virtual threads started", String.valueOf(s.virtualThreadsStarted()));
         row(out, "Kernel max threads", String.valueOf(settings.kernelMaxThreads()));
+        row(out, "Pinned virtual threads", String.valueOf(s.pinnedEvents()));
         out.println("</table>");
         String action = request.getContextPath() + request.getServletPath() + "/slingvt";
         for (ThreadingMode mode : ThreadingMode.values()) {
@@ -66,6 +67,7 @@ public final class ConsolePlugin extends HttpServlet {
                     + "<button type='submit'" + (mode.label().equals(s.mode()) ? " disabled" : "") + ">Switch to "
                     + mode.label() + "</button></form>");
         }
+        PinningText.printHtml(out, factory.state().pinning());
     }
 
     @Override

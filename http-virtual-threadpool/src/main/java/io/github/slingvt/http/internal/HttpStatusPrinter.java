@@ -42,5 +42,6 @@ public final class HttpStatusPrinter implements InventoryPrinter {
         out.printf("Admitted: %d, rejected: %d, completed: %d, virtual threads started: %d%n",
                 s.admitted(), s.rejected(), s.completed(), s.virtualThreadsStarted());
         out.printf("Kernel max threads: %d%n", settings.kernelMaxThreads());
+        PinningText.printText(out, factory.state().pinning());
     }
 }

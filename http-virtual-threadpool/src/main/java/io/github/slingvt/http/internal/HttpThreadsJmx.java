@@ -89,6 +89,16 @@ final class HttpThreadsJmx implements HttpThreadsMBean {
     }
 
     @Override
+    public long getPinnedEvents() {
+        return state.pinning().count();
+    }
+
+    @Override
+    public String[] getTopPinnedStacks() {
+        return state.pinning().topStacks().stream().map(PinningText::describe).toArray(String[]::new);
+    }
+
+    @Override
     public int getMaxConcurrentRequests() {
         return state.settings().maxConcurrentRequests();
     }

@@ -19,6 +19,12 @@ public interface HttpThreadsMBean {
 
     int getQueued();
 
+    /** Virtual threads pinned to their carrier at least the detector's threshold, since start (JFR jdk.VirtualThreadPinned). */
+    long getPinnedEvents();
+
+    /** The most frequent pinned stacks, one entry each: count, longest pin and the frames, top first. */
+    String[] getTopPinnedStacks();
+
     int getMaxConcurrentRequests();
 
     int getKernelMaxThreads();

@@ -31,19 +31,21 @@ public final class RequestCounters {
         rejected.increment();
     }
 
-    public Snapshot snapshot(ThreadingMode mode, int queued) {
+    /** {@code pinnedEvents} comes from the pinning detector, which counts for the whole JVM, not per request. */
+    public Snapshot snapshot(ThreadingMode mode, int queued, long pinnedEvents) {
         return new Snapshot(mode.label(), inFlight.get(), peakInFlight.get(), admitted.sum(), rejected.sum(),
-                completed.sum(), virtualDispatched.sum(), queued);
+                completed.sum(), virtualDispatched.sum(), queued, pinnedEvents);
     }
 
     /** Counter values at one moment; {@code mode} is the mode in force when they were read. */
     public record Snapshot(String mode, long inFlight, long peakInFlight, long admitted, long rejected,
-            long completed, long virtualThreadsStarted, int queued) {
+            long completed, long virtualThreadsStarted, int queued, long pinnedEvents) {
 
         public String toJson() {
             return "{\"mode\":\"" + mode + "\",\"inFlight\":" + inFlight + ",\"peakInFlight\":" + peakInFlight
                     + ",\"admitted\":" + admitted + ",\"rejected\":" + rejected + ",\"completed\":" + completed
-                    + ",\"virtualThreadsStarted\":" + virtualThreadsStarted + ",\"queued\":" + queued + "}";
+                    + ",\"virtualThreadsStarted\":" + virtualThreadsStarted + ",\"queued\":" + queued
+                    + ",\"pinnedEvents\":" + pinnedEvents + "}";
         }
     }
 }

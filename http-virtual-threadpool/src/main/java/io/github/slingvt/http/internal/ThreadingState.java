@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ThreadingState {
 
     private final RequestCounters counters = new RequestCounters();
+    private final PinningStats pinning = new PinningStats();
     private final AdmissionGate gate;
     private final AtomicLong refusedConfigurations = new AtomicLong();
     private final ThreadFactory virtualThreads = Thread.ofVirtual().name("slingvt-http-", 0).factory();
@@ -50,11 +51,16 @@ final class ThreadingState {
         return counters;
     }
 
+    /** Fed by {@link PinningDetector}; lives here so that every view of the counters sees the pinned count. */
+    PinningStats pinning() {
+        return pinning;
+    }
+
     AdmissionGate gate() {
         return gate;
     }
 
     RequestCounters.Snapshot snapshot() {
-        return counters.snapshot(settings.mode(), gate.queued());
+        return counters.snapshot(settings.mode(), gate.queued(), pinning.count());
     }
 }

@@ -1,0 +1,88 @@
+package io.github.slingvt.http.internal;
+
+import java.time.Duration;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Detects virtual threads pinned to their carrier: streams JFR {@code jdk.VirtualThreadPinned} events of this JVM
+ * into the {@link PinningStats} of the HTTP threading state, where the status JSON ({@code pinnedEvents}), JMX, the
+ * console page and the health check read them. There is no {@code @Modified} method on purpose: a configuration
+ * change reactivates the component, which restarts the stream with the new threshold and keeps all fields final.
+ */
+@Component(service = PinningDetector.class, immediate = true, configurationPid = PinningDetectorConfig.PID,
+        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = PinningDetectorConfig.class)
+public final class PinningDetector {
+
+    /** Deep enough to show the application frames below the JDK's park frames, small enough to read in a log. */
+    static final int MAX_DEPTH = 40;
+    static final Duration STOP_WAIT = Duration.ofSeconds(5);
+    private static final Logger LOG = LoggerFactory.getLogger(PinningDetector.class);
+
+    private final PinningStats stats;
+    private final Stream stream;
+
+    @Activate
+    public PinningDetector(@Reference VirtualThreadsConnectorFactory factory, PinningDetectorConfig config) {
+        this.stats = factory.state().pinning();
+        stats.setMaxStacks(clamp("maxStacks", config.maxStacks(), 1, 1000));
+        this.stream = config.enabled() ? start(clamp("thresholdMillis", config.thresholdMillis(), 1, 60_000)) : null;
+        if (stream == null && !config.enabled()) {
+            stats.detectorState("disabled by configuration " + PinningDetectorConfig.PID);
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (stream != null && !stream.close(STOP_WAIT)) {
+            LOG.warn("The JFR stream of {} did not stop within {} s", JfrPinningStream.EVENT, STOP_WAIT.toSeconds());
+        }
+        stats.detectorState("not running");
+    }
+
+    private Stream start(long thresholdMillis) {
+        try {
+            Stream started = JfrPinningStream.start(Duration.ofMillis(thresholdMillis), MAX_DEPTH, stats::record);
+            String state = "streaming " + JfrPinningStream.EVENT + " >= " + thresholdMillis + " ms";
+            stats.detectorState(state);
+            LOG.info("Pinning detector {}", state);
+            return started;
+        } catch (LinkageError e) {
+            // The framework does not wire jdk.jfr to this bundle (its import is optional).
+            String state = "unavailable: package jdk.jfr.consumer is not visible to this bundle (" + e + "); export it "
+                    + "from the system bundle (org.osgi.framework.system.packages.extra) or add jdk.jfr.* to "
+                    + "org.osgi.framework.bootdelegation";
+            stats.detectorState(state);
+            LOG.warn("Pinning detector {}", state);
+            return null;
+        } catch (RuntimeException e) {
+            // JFR itself may be off in this JVM (-XX:-FlightRecorder) or refuse a recording.
+            String state = "unavailable: JFR refused the stream (" + e + ")";
+            stats.detectorState(state);
+            LOG.warn("Pinning detector {}", state);
+            return null;
+        }
+    }
+
+    /** A running event stream; an interface so that this class never names a jdk.jfr type. */
+    interface Stream {
+        /** Stops the stream, waiting at most {@code wait} for its thread; answers whether it ended in time. */
+        boolean close(Duration wait);
+    }
+
+    private static int clamp(String name, long value, int min, int max) {
+        if (value < min || value > max) {
+            LOG.warn("{} {}={} is out of range {}-{}; using {}", PinningDetectorConfig.PID, name, value, min, max,
+                    Math.max(min, Math.min(max, value)));
+        }
+        return (int) Math.max(min, Math.min(max, value));
+    }
+}

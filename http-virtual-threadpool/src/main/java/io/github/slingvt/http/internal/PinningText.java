@@ -1,0 +1,59 @@
+package io.github.slingvt.http.internal;
+
+import java.io.PrintWriter;
+import java.util.List;
+
+/** Renders the pinning statistics for the status printer, the console page and JMX (one place, one wording). */
+final class PinningText {
+
+    private PinningText() {
+    }
+
+    /** "3 times, longest 41 ms, reason ...: frame <- frame ..." on one line, for JMX. */
+    static String describe(PinningStats.StackCount stack) {
+        return headline(stack) + ": " + String.join(" <- ", stack.frames());
+    }
+
+    static String headline(PinningStats.StackCount stack) {
+        return stack.count() + (stack.count() == 1 ? " time" : " times") + ", longest "
+                + stack.maxDurationNanos() / 1_000_000 + " ms" + (stack.reason().isEmpty() ? "" : ", " + stack.reason());
+    }
+
+    /** Plain text for the inventory printer (status dumps). */
+    static void printText(PrintWriter out, PinningStats pinning) {
+        out.printf("Pinned virtual threads: %d (detector: %s)%n", pinning.count(), pinning.detectorState());
+        List<PinningStats.StackCount> top = pinning.topStacks();
+        for (int i = 0; i < top.size(); i++) {
+            out.printf("Pinned stack #%d: %s%n", i + 1, headline(top.get(i)));
+            top.get(i).frames().forEach(f -> out.printf("    at %s%n", f));
+        }
+    }
+
+    /** An HTML table for the console page; frame text contains {@code <init>} and the like, so it is escaped. */
+    static void printHtml(PrintWriter out, PinningStats pinning) {
+        out.println("<div class='ui-widget-header ui-corner-top'>Pinned virtual threads</div>");
+        out.println("<table class='nicetable'>");
+        out.println("<tr><td>Pinned events</td><td>" + pinning.count() + "</td></tr>");
+        out.println("<tr><td>Detector</td><td>" + escape(pinning.detectorState()) + "</td></tr>");
+        for (PinningStats.StackCount stack : pinning.topStacks()) {
+            out.println("<tr><td>" + escape(headline(stack)) + "</td><td><pre>"
+                    + escape(String.join("\n", stack.frames())) + "</pre></td></tr>");
+        }
+        out.println("</table>");
+    }
+
+    static String escape(String text) {
+        StringBuilder sb = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&#39;");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+}

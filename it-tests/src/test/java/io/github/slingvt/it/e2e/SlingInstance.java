@@ -84,10 +84,15 @@ public final class SlingInstance implements AutoCloseable {
     }
 
     /**
-     * Waits until {@code GET /.json} answers 200, then (up to 60 s) until the web console reports every bundle active
+     * Waits until the {@code systemready} health checks pass ({@code GET /system/health/systemready.json} 200: all
+     * bundles active, Sling's resolver and GET/POST servlets registered; a Sling request sent earlier would log
+     * "Cannot find servlet" errors) and {@code GET /.json} answers 200, then (up to 60 s) until the web console reports every bundle active
      * or a fragment, and keeps the error.log lines of that moment ({@link #startupLogLines()}). Stops the instance
      * and fails with the tails of error.log and stdout.log if it exits or does not answer within 180 s.
      */
+    /** Felix health checks tagged systemready (healthcheck.json); 503 until they pass. */
+    static final String READINESS_PATH = "/system/health/systemready.json";
+
     SlingInstance awaitReady() {
         final long start = System.nanoTime();
         final long deadline = start + STARTUP_TIMEOUT.toNanos();
@@ -101,11 +106,12 @@ public final class SlingInstance implements AutoCloseable {
                         + " s (last: " + last + ")");
             }
             try {
-                final int status = get("/.json").statusCode();
+                final int ready = get(READINESS_PATH).statusCode();
+                final int status = ready == 200 ? get("/.json").statusCode() : -1;
                 if (status == 200) {
                     break;
                 }
-                last = "HTTP " + status;
+                last = ready == 200 ? "/.json HTTP " + status : READINESS_PATH + " HTTP " + ready;
             } catch (UncheckedIOException e) {
                 last = String.valueOf(e.getCause());
             }

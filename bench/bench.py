@@ -1,0 +1,694 @@
+#!/usr/bin/env python3
+"""./sling-vt bench: throughput/latency/resource benchmark of the assembled Sling instance.
+
+Started by `./sling-vt bench` (which finds the JDK, builds if needed and passes --root/--launcher/--feature-*).
+For every configuration it starts a fresh instance (own home under the output folder, a free port on 127.0.0.1),
+waits for the demo content, verifies the request threads really are what the configuration says, warms up,
+drives each (workload, concurrency) point with wrk, samples the server process from /proc and jcmd, and stops
+the instance by PID. Results: results.csv, results.md, *.svg, meta.json and the instance logs in the output folder.
+
+Python 3 standard library only.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+import base64
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import report  # noqa: E402
+
+HTTP_PID = "io.github.slingvt.http.VirtualThreads"
+FELIX_HTTP_PID = "org.apache.felix.http"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+# name -> (description, files to put into <home>/launcher/install before start, expected request thread)
+# 'virtual' in the expectation is what /bin/vt/work.json reports as thread.virtual; 'ours' says whether our
+# HTTP bundle must be installed on Felix's Jetty (True) or must have left it alone (False).
+CONFIGS = {
+    "kernel-200": dict(
+        desc="Sling VT kernel mode, Jetty QueuedThreadPool max 200 (Jetty's default)",
+        cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 200}}, virtual=False, ours=True),
+    "kernel-1000": dict(
+        desc="Sling VT kernel mode, QueuedThreadPool max 1000 (fibers-server's baseline)",
+        cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 1000}}, virtual=False, ours=True),
+    "felix-virtual": dict(
+        desc="Felix jetty12's own org.apache.felix.http.jetty.virtualthreads.enable=true; Sling VT leaves Jetty alone",
+        cfg={FELIX_HTTP_PID: "FELIX"}, virtual=True, ours=False),
+    "vt-unbounded": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=0 (unbounded)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True),
+    "vt-bounded": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=10000 (above every tested concurrency)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
+        virtual=True, ours=True),
+}
+
+# Workloads on /bin/vt/work.json. R is the nominal latency; idleDelay is ~99.5 % of it, the rest repository
+# reads and SHA-256 rounds (plus Sling's own request handling). The measured p50 is reported next to R.
+WORKLOADS = {
+    "R10ms": dict(r_ms=10, params="reads=1&cpuIterations=5&idleDelay=10",
+                  desc="R = 10 ms: idleDelay 10 ms, 1 read, 5 SHA-256 rounds"),
+    "R100ms": dict(r_ms=100, params="reads=5&cpuIterations=50&idleDelay=99",
+                   desc="R = 100 ms: idleDelay 99 ms, 5 reads, 50 SHA-256 rounds"),
+    "R1s": dict(r_ms=1000, params="reads=20&cpuIterations=200&idleDelay=995",
+                desc="R = 1 s: idleDelay 995 ms, 20 reads, 200 SHA-256 rounds"),
+    "repo200": dict(r_ms=100, params="reads=200&cpuIterations=50&idleDelay=90",
+                    desc="repository-heavy: 200 reads, 50 SHA-256 rounds, idleDelay 90 ms (R about 100 ms)"),
+}
+WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
+
+FULL = dict(configs=list(CONFIGS), workloads=["R10ms", "R100ms", "R1s", "repo200"],
+            concurrency=[100, 1000, 4000, 8000], warmup=30, duration=20, pause=2)
+QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
+             concurrency=[100, 1000], warmup=15, duration=20, pause=2)
+
+STARTUP_TIMEOUT = 300
+SEED_TIMEOUT = 180
+DRAIN_TIMEOUT = 120
+STOP_TIMEOUT = 30
+
+
+def log(msg):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+class BenchError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------------------------------------- processes
+RUNNING = {}  # pid -> description; everything we started, stopped by PID on exit
+
+
+def stop_pid(pid, what, timeout=STOP_TIMEOUT):
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        RUNNING.pop(pid, None)
+        return
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid if not pid_alive(pid) else 0
+        if done == pid:
+            break
+        time.sleep(0.2)
+    else:
+        log(f"{what} (PID {pid}) did not stop within {timeout} s; killing it")
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    RUNNING.pop(pid, None)
+
+
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie child counts as gone
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def stop_all():
+    for pid, what in list(RUNNING.items()):
+        log(f"stopping {what} (PID {pid})")
+        stop_pid(pid, what)
+
+
+def on_signal(signum, _frame):
+    log(f"signal {signum}: stopping what the benchmark started")
+    stop_all()
+    sys.exit(130)
+
+
+def affinity_fn(cpus):
+    def fn():
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+    return fn
+
+
+# ---------------------------------------------------------------------------------------------- HTTP helpers
+def http_get(url, timeout=10, auth=None):
+    req = urllib.request.Request(url)
+    if auth:
+        req.add_header("Authorization", "Basic " + base64.b64encode(auth.encode()).decode())
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+    except (urllib.error.URLError, OSError, socket.timeout):
+        return None, b""
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def port_in_use(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+# ---------------------------------------------------------------------------------------------- /proc sampling
+def proc_threads_rss(pid):
+    threads = rss = None
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("Threads:"):
+                    threads = int(line.split()[1])
+                elif line.startswith("VmRSS:"):
+                    rss = int(line.split()[1]) / 1024.0  # MiB
+    except OSError:
+        pass
+    return threads, rss
+
+
+def proc_cpu_seconds(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+    except OSError:
+        return None
+
+
+def heap_after_gc(jcmd, pid):
+    """Full GC, then the used heap in MiB (G1: 'garbage-first heap total ..K, used ..K')."""
+    try:
+        subprocess.run([jcmd, str(pid), "GC.run"], capture_output=True, timeout=30)
+        out = subprocess.run([jcmd, str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=30).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    # JDK 25: "garbage-first heap   total reserved 6172672K, committed 180224K, used 49691K [...]"
+    m = re.search(r"heap\s+total[^\n]*?used\s+(\d+)K", out)
+    return int(m.group(1)) / 1024.0 if m else None
+
+
+# ---------------------------------------------------------------------------------------------- instance
+class Instance:
+    def __init__(self, args, name, home, port):
+        self.args, self.name, self.home, self.port = args, name, home, port
+        self.pid = None
+        self.url = f"http://127.0.0.1:{port}"
+        self.info = {"config": name, "port": port, "home": home}
+
+    def write_config(self):
+        install = os.path.join(self.home, "launcher", "install")
+        os.makedirs(install, exist_ok=True)
+        os.makedirs(os.path.join(self.home, "logs"), exist_ok=True)
+        for pid, props in CONFIGS[self.name]["cfg"].items():
+            if props == "FELIX":
+                # Overrides the feature's org.apache.felix.http configuration (which sets the flag false); the
+                # other properties repeat the feature's, since a configuration replaces all properties at once.
+                props = {"org.apache.felix.http.host": "127.0.0.1",
+                         "org.osgi.service.http.port": self.port,
+                         "org.apache.felix.jetty.relativeredirectallowed": False,
+                         "org.apache.felix.http.jetty.virtualthreads.enable": True}
+            with open(os.path.join(install, f"{pid}.cfg.json"), "w") as f:
+                json.dump(props, f, indent=2)
+                f.write("\n")
+
+    def start(self):
+        if port_in_use(self.port):
+            raise BenchError(f"port {self.port} on 127.0.0.1 is busy")
+        self.write_config()
+        a = self.args
+        jvm_opts = (f"-Dsling.home={self.home} -Dlogback.configurationFile={a.feature_dir}/conf/logback.xml "
+                    f"{a.jvm_opts}")
+        cmd = [a.launcher_bin, "-f", a.feature_file, "-u", f"file://{a.feature_dir}/artifacts",
+               "-p", f"{self.home}/launcher", "-c", f"{self.home}/cache",
+               "-V", f"sling.home={self.home}", "-V", f"http.port={self.port}", "-V", "http.host=127.0.0.1",
+               "-D", f"sling.fileinstall.dir={self.home}/launcher/install"]
+        env = dict(os.environ, JAVA_OPTS=jvm_opts, JAVA_HOME=a.java_home)
+        self.stdout = open(os.path.join(self.home, "logs", "stdout.log"), "ab")
+        t0 = time.time()
+        # The launcher script execs the JVM, so the PID is the JVM's.
+        p = subprocess.Popen(cmd, cwd=self.home, env=env, stdout=self.stdout, stderr=subprocess.STDOUT,
+                             stdin=subprocess.DEVNULL, start_new_session=True,
+                             preexec_fn=affinity_fn(a.server_cpus))
+        self.proc, self.pid = p, p.pid
+        RUNNING[p.pid] = f"Sling {self.name}"
+        log(f"{self.name}: started PID {self.pid} on {self.url}, home {self.home}")
+        deadline = t0 + STARTUP_TIMEOUT
+        while True:
+            self.check_alive()
+            if http_get(self.url + "/.json", timeout=5)[0] == 200:
+                break
+            if time.time() > deadline:
+                raise BenchError(f"{self.name}: no answer from {self.url}/.json within {STARTUP_TIMEOUT} s")
+            time.sleep(0.5)
+        self.info["startup_s"] = round(time.time() - t0, 1)
+        deadline = time.time() + SEED_TIMEOUT
+        while True:
+            self.check_alive()
+            code, body = http_get(self.url + "/bin/vt/status.json", timeout=5)
+            if code == 200 and json.loads(body or b"{}").get("seeded") is True:
+                break
+            if time.time() > deadline:
+                raise BenchError(f"{self.name}: demo content not seeded within {SEED_TIMEOUT} s: {body[:300]!r}")
+            time.sleep(0.5)
+        self.info["seeded_s"] = round(time.time() - t0, 1)
+        self.verify()
+        self.info["ready_s"] = round(time.time() - t0, 1)
+        log(f"{self.name}: answering after {self.info['startup_s']} s, seeded after {self.info['seeded_s']} s, "
+            f"verified after {self.info['ready_s']} s")
+
+    def check_alive(self):
+        if self.proc.poll() is not None:
+            RUNNING.pop(self.pid, None)
+            raise BenchError(f"{self.name}: Sling exited (code {self.proc.returncode}) during startup; "
+                             f"see {self.home}/logs/stdout.log and error.log")
+
+    def error_log(self):
+        try:
+            with open(os.path.join(self.home, "logs", "error.log"), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def verify(self):
+        """The request threads must be what the configuration says: probe thread, our status, Felix's log."""
+        spec = CONFIGS[self.name]
+        deadline = time.time() + 60
+        last = None
+        while time.time() < deadline:
+            code, body = http_get(self.url + "/bin/vt/work.json", timeout=10)
+            status = None
+            s_code, s_body = http_get(self.url + "/system/console/status-slingvt-http.json", timeout=10,
+                                      auth="admin:admin")
+            if s_code == 200:
+                try:
+                    status = json.loads(s_body)
+                except ValueError:
+                    status = None
+            log_text = self.error_log()
+            # Felix starts Jetty with the feature's configuration, then restarts it when the install folder's
+            # configuration arrives: the last line counts, and so does the last word of our bundle after it.
+            lines = log_text.splitlines()
+            felix_idx = max((i for i, l in enumerate(lines) if "Started Jetty" in l), default=-1)
+            felix_line = lines[felix_idx] if felix_idx >= 0 else ""
+            ours = [l for l in lines if "Sling VT request threading installed" in l
+                    or "Sling VT leaves this server alone" in l]
+            m = re.search(r"virtualThreadsEnabled=(\w+)", felix_line)
+            felix_vt = m.group(1) if m else None
+            ours_installed = bool(ours) and "Sling VT request threading installed" in ours[-1]
+            ours_left_alone = bool(ours) and "Sling VT leaves this server alone" in ours[-1]
+            thread = json.loads(body).get("thread", {}) if code == 200 else {}
+            last = dict(probe_code=code, thread=thread, felix_started_jetty=felix_line.split("Started Jetty", 1)[-1][:300],
+                        felix_virtual_threads_enabled=felix_vt, ours_installed=ours_installed,
+                        ours_left_alone=ours_left_alone, status=status)
+            ok = code == 200 and thread.get("virtual") is spec["virtual"]
+            if spec["ours"]:
+                want = spec["cfg"][HTTP_PID]
+                ok = ok and ours_installed and not ours_left_alone and felix_vt == "false" and status is not None \
+                    and status.get("mode") == want["mode"]
+                if ok and status is not None:
+                    for k in ("kernelMaxThreads", "maxConcurrentRequests"):
+                        if k in want and k in status and status[k] != want[k]:
+                            ok = False
+            else:
+                ok = ok and felix_vt == "true" and ours_left_alone
+            if ok:
+                self.info["verified"] = last
+                return
+            time.sleep(1)
+        raise BenchError(f"{self.name}: request threads are not as configured after 60 s: {json.dumps(last)[:1500]}")
+
+    def stop(self):
+        if self.pid and self.pid in RUNNING:
+            t0 = time.time()
+            stop_pid(self.pid, f"Sling {self.name}")
+            self.info["stop_s"] = round(time.time() - t0, 1)
+            log(f"{self.name}: stopped PID {self.pid} in {self.info['stop_s']} s")
+        if getattr(self, "stdout", None):
+            self.stdout.close()
+
+
+# ---------------------------------------------------------------------------------------------- load
+def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
+    threads = max(2, min(args.wrk_threads, conns))
+    cmd = [args.wrk, "-t", str(threads), "-c", str(conns), "-d", f"{duration}s", "--timeout", f"{timeout_s}s",
+           "-s", os.path.join(HERE, "wrk-json.lua"), url]
+    env = dict(os.environ, WRK_JSON_OUT=out_json)
+    if os.path.exists(out_json):
+        os.remove(out_json)
+    with open(out_json.replace(".json", ".txt"), "w") as txt:
+        p = subprocess.Popen(cmd, env=env, stdout=txt, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                             start_new_session=True, preexec_fn=affinity_fn(args.load_cpus))
+        RUNNING[p.pid] = "wrk"
+        try:
+            if sampler:
+                sampler(p)
+            p.wait(timeout=duration + 90)
+        except subprocess.TimeoutExpired:
+            log(f"wrk (PID {p.pid}) overran {duration + 90} s; stopping it")
+        finally:
+            if p.poll() is None:
+                stop_pid(p.pid, "wrk", timeout=10)
+            RUNNING.pop(p.pid, None)
+    try:
+        with open(out_json) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        raise BenchError(f"wrk wrote no summary; see {out_json.replace('.json', '.txt')}")
+
+
+def measure_point(args, inst, wname, conns, pdir):
+    w = WORKLOADS[wname]
+    url = f"{inst.url}/bin/vt/work.json?{w['params']}"
+    samples = {"threads": [], "rss": [], "heap": None}
+    cpu0 = proc_cpu_seconds(inst.pid)
+    t0 = time.time()
+
+    def sampler(p):
+        gc_at = t0 + args.duration * 0.8
+        while p.poll() is None:
+            th, rss = proc_threads_rss(inst.pid)
+            if th:
+                samples["threads"].append(th)
+                samples["rss"].append(rss)
+            if samples["heap"] is None and time.time() >= gc_at:
+                samples["heap"] = heap_after_gc(args.jcmd, inst.pid) or -1
+            time.sleep(0.5)
+
+    timeout_s = args.wrk_timeout
+    res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}.json"),
+                  timeout_s, sampler)
+    wall = time.time() - t0
+    cpu1 = proc_cpu_seconds(inst.pid)
+    th_end, rss_end = proc_threads_rss(inst.pid)
+    # Drain: a light request queues behind whatever the server still holds (kernel pools queue FIFO).
+    d0 = time.time()
+    code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
+    drain = time.time() - d0
+    dur_s = res["duration_us"] / 1e6
+    e = res["errors"]
+    lat = res["latency_us"]
+    # Steady state: completions per whole second, skipping the first R + 1 s (no request can finish before R;
+    # kernel pools fill their queue) and the last second (wrk stops mid-second).
+    per_second = {int(t): n for t, n in res.get("per_second", {}).items()}
+    start = int(res.get("started") or 0)
+    skip = int(-(-w["r_ms"] // 1000)) + 1
+    window = range(start + skip, start + int(dur_s) - 1)
+    steady = round(sum(per_second.get(t, 0) for t in window) / len(window), 1) if len(window) >= 3 else ""
+    row = dict(
+        config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, duration_s=round(dur_s, 1),
+        requests=res["requests"], rps=round(res["requests"] / dur_s, 1) if dur_s else 0,
+        rps_steady=steady, steady_window_s=len(window),
+        little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1),
+        p50_ms=round(lat["p50"] / 1000, 1), p99_ms=round(lat["p99"] / 1000, 1),
+        mean_ms=round(lat["mean"] / 1000, 1), max_ms=round(lat["max"] / 1000, 1),
+        err_connect=e["connect"], err_read=e["read"], err_write=e["write"], err_timeout=e["timeout"],
+        socket_errors=e["connect"] + e["read"] + e["write"] + e["timeout"], non2xx=e["status"],
+        threads_max=max(samples["threads"]) if samples["threads"] else "",
+        threads_end=th_end or "",
+        rss_max_mib=round(max(samples["rss"]), 1) if samples["rss"] else "",
+        heap_after_gc_mib=round(samples["heap"], 1) if samples["heap"] and samples["heap"] > 0 else "",
+        cpu_pct=round(100.0 * (cpu1 - cpu0) / wall, 1) if cpu0 is not None and cpu1 is not None else "",
+        drain_s=round(drain, 1) if code == 200 else f"probe {code}",
+    )
+    log(f"{inst.name} {wname} C={conns}: {row['rps_steady']} req/s steady, {row['rps']} over the run "
+        f"(bound {row['little_bound_rps']}), "
+        f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
+        f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
+        f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} %, drain {row['drain_s']} s")
+    return row
+
+
+def warmup(args, inst, pdir):
+    if args.warmup <= 0:
+        return
+    t0 = time.time()
+    res = run_wrk(args, f"{inst.url}/bin/vt/work.json?{WARMUP_PARAMS}", 100, args.warmup,
+                  os.path.join(pdir, f"{inst.name}-warmup.json"), 30)
+    http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
+    inst.info["warmup_s"] = round(time.time() - t0, 1)
+    inst.info["warmup_requests"] = res["requests"]
+    log(f"{inst.name}: warm-up {inst.info['warmup_s']} s, {res['requests']} requests")
+
+
+# ---------------------------------------------------------------------------------------------- setup
+def ensure_wrk():
+    path = shutil.which("wrk")
+    if path:
+        return path
+    if shutil.which("apt-get") and os.geteuid() == 0:
+        log("wrk not found; installing the Debian package 'wrk' (apt-get)")
+        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], timeout=300, check=False,
+                       stdout=sys.stderr, stderr=sys.stderr)
+        path = shutil.which("wrk")
+        if not path:
+            subprocess.run(["apt-get", "update", "-q"], timeout=300, check=False, stdout=sys.stderr,
+                           stderr=sys.stderr)
+            subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], timeout=300, check=False,
+                           stdout=sys.stderr, stderr=sys.stderr)
+            path = shutil.which("wrk")
+    if not path:
+        raise BenchError("wrk is needed: install it (Debian/Ubuntu: apt-get install wrk; macOS: brew install wrk)")
+    return path
+
+
+def plan_cpus(args):
+    """Disjoint CPUs for server and wrk when there are at least 4 (wrk gets a quarter), or with --pin on 2-3.
+
+    On 2 CPUs disjoint pinning leaves the server one core (and the JVM sizes GC, carrier and selector threads for
+    one CPU), while wrk needs a fraction of a core at these request rates; so by default both share the CPUs there.
+    """
+    cpus = sorted(os.sched_getaffinity(0))
+    args.server_cpus = args.load_cpus = None
+    if len(cpus) < 2:
+        return "not pinned (one CPU)"
+    if args.no_pin:
+        return "not pinned (--no-pin)"
+    if len(cpus) < 4 and not args.pin:
+        return (f"not pinned ({len(cpus)} CPUs: disjoint pinning would leave the server {len(cpus) - 1}; "
+                "--pin forces it)")
+    n_load = max(1, len(cpus) // 4)  # the load generator gets a quarter, at least one CPU
+    args.load_cpus = set(cpus[-n_load:])
+    args.server_cpus = set(cpus[:-n_load])
+    return f"server on CPU {sorted(args.server_cpus)}, wrk on CPU {sorted(args.load_cpus)} (taskset-style affinity)"
+
+
+def raise_fd_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1048576
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def snapshot_feature(args, out):
+    """Copy the assembled feature (about 35 MB) so that a rebuild during the benchmark cannot change it."""
+    dst = os.path.join(out, "feature")
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    os.makedirs(dst)
+    for sub in ("artifacts", "conf", "launcher"):
+        shutil.copytree(os.path.join(args.feature_dir, sub), os.path.join(dst, sub), symlinks=True)
+    shutil.copy2(args.feature_file, os.path.join(dst, "feature-sling-vt.json"))
+    rel = os.path.relpath(args.launcher_bin, args.feature_dir)
+    args.feature_dir, args.feature_file = dst, os.path.join(dst, "feature-sling-vt.json")
+    args.launcher_bin = os.path.join(dst, rel)
+
+
+def machine_info(args, fd_limit, pinning):
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            return ""
+    mem = re.search(r"MemTotal:\s+(\d+)", read("/proc/meminfo"))
+    model = re.search(r"model name\s*:\s*(.*)", read("/proc/cpuinfo"))
+    jv = subprocess.run([os.path.join(args.java_home, "bin", "java"), "-version"], capture_output=True, text=True)
+    wv = subprocess.run([args.wrk, "-v"], capture_output=True, text=True)
+    load = read("/proc/loadavg")
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "nproc": os.cpu_count(), "cpu_model": model.group(1) if model else "",
+        "mem_gib": round(int(mem.group(1)) / 1048576, 1) if mem else None,
+        "kernel": " ".join(os.uname()[2:3]) + " " + os.uname()[4],
+        "os": (re.search(r'PRETTY_NAME="([^"]*)"', read("/etc/os-release")) or [None, ""])[1],
+        "jdk": (jv.stderr.splitlines() or [""])[0] + " / " + ((jv.stderr.splitlines() + ["", ""])[1]),
+        "java_home": args.java_home, "jvm_opts": args.jvm_opts,
+        "wrk": (wv.stdout + wv.stderr).splitlines()[0] if (wv.stdout + wv.stderr) else "",
+        "wrk_threads": args.wrk_threads, "wrk_timeout_s": args.wrk_timeout,
+        "fd_limit": fd_limit, "pinning": pinning,
+        "somaxconn": read("/proc/sys/net/core/somaxconn"),
+        "loadavg_at_start": load,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="R = 100 ms and 1 s, C = 100 and 1,000, kernel-200 vs vt-unbounded")
+    ap.add_argument("--out", help="output folder (default .sling-vt/bench/<timestamp>)")
+    ap.add_argument("--configs", help="comma-separated subset of: " + ", ".join(CONFIGS))
+    ap.add_argument("--workloads", help="comma-separated subset of: " + ", ".join(WORKLOADS))
+    ap.add_argument("--concurrency", help="comma-separated connection counts")
+    ap.add_argument("--duration", type=int, help="seconds per measured point")
+    ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
+    ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
+    ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
+    ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", "-Xms1g -Xmx2g -XX:+UseG1GC"),
+                    help="JVM options of the instances (default: -Xms1g -Xmx2g -XX:+UseG1GC, or $SLING_VT_BENCH_JVM_OPTS)")
+    ap.add_argument("--wrk-threads", type=int, default=2)
+    ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
+    ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
+    ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
+    # Set by ./sling-vt:
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--java-home", default=os.environ.get("JAVA_HOME", ""))
+    ap.add_argument("--feature-dir")
+    ap.add_argument("--feature-file")
+    ap.add_argument("--launcher-bin")
+    args = ap.parse_args()
+
+    if args.report_only:
+        report.write_all(args.report_only)
+        return 0
+
+    plan = dict(QUICK if args.quick else FULL)
+    if args.configs:
+        plan["configs"] = args.configs.split(",")
+    if args.workloads:
+        plan["workloads"] = args.workloads.split(",")
+    if args.concurrency:
+        plan["concurrency"] = [int(c) for c in args.concurrency.split(",")]
+    for k in ("duration", "warmup"):
+        if getattr(args, k) is None:
+            setattr(args, k, plan[k])
+    for c in plan["configs"]:
+        if c not in CONFIGS:
+            raise BenchError(f"unknown configuration '{c}' (known: {', '.join(CONFIGS)})")
+    for w in plan["workloads"]:
+        if w not in WORKLOADS:
+            raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
+    if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
+        raise BenchError("no JDK: run this through ./sling-vt bench, which finds a JDK >= 21")
+    args.jcmd = os.path.join(args.java_home, "bin", "jcmd")
+    for f in (args.feature_file, args.launcher_bin):
+        if not f or not os.path.exists(f):
+            raise BenchError(f"the assembled feature is missing ({f}); run ./sling-vt build")
+
+    out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "bench",
+                                                   time.strftime("%Y%m%d-%H%M%S")))
+    os.makedirs(out, exist_ok=True)
+    pdir = os.path.join(out, "wrk")
+    os.makedirs(pdir, exist_ok=True)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    args.wrk = ensure_wrk()
+    fd_limit = raise_fd_limit()
+    pinning = plan_cpus(args)
+    conc = []
+    for c in plan["concurrency"]:
+        if c + 2000 > fd_limit:
+            log(f"skipping C={c}: the file-descriptor limit is {fd_limit} (needs about {c + 2000})")
+        else:
+            conc.append(c)
+    plan["concurrency"] = conc
+    snapshot_feature(args, out)
+    meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick,
+                plan=dict(plan, duration=args.duration, warmup=args.warmup),
+                configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
+                workloads={w: WORKLOADS[w] for w in plan["workloads"]}, instances=[])
+    points = len(plan["configs"]) * len(plan["workloads"]) * len(conc)
+    est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 8)
+    log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations x "
+        f"{len(plan['workloads'])} workloads x {len(conc)} concurrency levels = {points} points; "
+        f"estimated {est // 60} min {est % 60} s")
+
+    rows = []
+    started = time.time()
+    csv_path = os.path.join(out, "results.csv")
+    try:
+        for name in plan["configs"]:
+            home = os.path.join(out, "instances", name)
+            if os.path.exists(home):
+                shutil.rmtree(home)
+            inst = Instance(args, name, home, free_port())
+            meta["instances"].append(inst.info)
+            try:
+                inst.start()
+                warmup(args, inst, pdir)
+                for wname in plan["workloads"]:
+                    for c in conc:
+                        rows.append(measure_point(args, inst, wname, c, pdir))
+                        report.write_csv(csv_path, rows)
+                        time.sleep(plan["pause"])
+            except BenchError as e:
+                log(f"{name}: {e}")
+                inst.info["error"] = str(e)
+            finally:
+                inst.stop()
+                meta["elapsed_s"] = round(time.time() - started)
+                with open(os.path.join(out, "meta.json"), "w") as f:
+                    json.dump(meta, f, indent=2)
+    finally:
+        stop_all()
+    meta["machine"]["loadavg_at_end"] = open("/proc/loadavg").read().strip()
+    meta["elapsed_s"] = round(time.time() - started)
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+    report.write_csv(csv_path, rows)
+    report.write_all(out)
+    # Instance homes hold repositories (hundreds of MB) and access logs: keep error/stdout logs and the
+    # configuration files that were installed.
+    for name in plan["configs"]:
+        home = os.path.join(out, "instances", name)
+        install = os.path.join(home, "launcher", "install")
+        if os.path.isdir(install):
+            shutil.copytree(install, os.path.join(home, "installed-config"), dirs_exist_ok=True)
+        for entry in os.listdir(home) if os.path.isdir(home) else []:
+            if entry not in ("logs", "installed-config"):
+                path = os.path.join(home, entry)
+                shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
+        logs = os.path.join(home, "logs")
+        for entry in os.listdir(logs) if os.path.isdir(logs) else []:
+            if entry.startswith("access."):
+                os.remove(os.path.join(logs, entry))
+    shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
+    log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except BenchError as e:
+        stop_all()
+        print(f"sling-vt bench: {e}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,307 @@
+"""results.csv -> results.md (tables, virtual:kernel ratios, targets met/missed) and SVG plots. Stdlib only.
+
+`python3 bench/report.py DIR` regenerates the report of an output folder from DIR/results.csv and DIR/meta.json.
+"""
+import csv
+import json
+import os
+import sys
+from xml.sax.saxutils import escape
+
+FIELDS = ["config", "workload", "r_ms", "concurrency", "duration_s", "requests", "rps", "rps_steady",
+          "steady_window_s", "little_bound_rps",
+          "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
+          "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
+          "drain_s"]
+CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-bounded"]
+COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
+          "vt-unbounded": "#1f77b4", "vt-bounded": "#9467bd"}
+WORKLOAD_ORDER = ["R10ms", "R100ms", "R1s", "repo200"]
+
+
+def write_csv(path, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k, "") for k in FIELDS})
+    os.replace(tmp, path)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def fmt(v, digits=0):
+    v = num(v)
+    if v is None:
+        return "–"
+    if digits == 0:
+        return f"{v:,.0f}"
+    return f"{v:,.{digits}f}"
+
+
+def ratio(a, b):
+    a, b = num(a), num(b)
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def fmt_ratio(r):
+    return "–" if r is None else f"{r:.2f}×"
+
+
+class Data:
+    def __init__(self, rows):
+        for r in rows:  # throughput = steady-state rate; whole-run rate when the run was too short for a window
+            r["thr"] = r.get("rps_steady") or r.get("rps")
+        self.rows = rows
+        self.by = {(r["config"], r["workload"], int(r["concurrency"])): r for r in rows}
+        present = {r["config"] for r in rows}
+        self.configs = [c for c in CONFIG_ORDER if c in present] + sorted(present - set(CONFIG_ORDER))
+        wl = {r["workload"] for r in rows}
+        self.workloads = [w for w in WORKLOAD_ORDER if w in wl] + sorted(wl - set(WORKLOAD_ORDER))
+        self.conc = sorted({int(r["concurrency"]) for r in rows})
+
+    def get(self, config, workload, c, field):
+        r = self.by.get((config, workload, c))
+        return None if r is None else r.get(field)
+
+    def points(self):
+        return [(w, c) for w in self.workloads for c in self.conc
+                if any((cf, w, c) in self.by for cf in self.configs)]
+
+
+def targets(d):
+    """Each target of issue #6: (text, measured, verdict)."""
+    out = []
+
+    def rps(cfg, w, c):
+        return num(d.get(cfg, w, c, "thr"))
+
+    vt = rps("vt-unbounded", "R1s", 1000)
+    k200 = rps("kernel-200", "R1s", 1000)
+    if vt is None:
+        out.append(("C=1,000, R=1 s: vt-unbounded ≥ 900 req/s", "not measured", "not measured"))
+    else:
+        out.append(("C=1,000, R=1 s: vt-unbounded ≥ 900 req/s", f"{vt:,.0f} req/s", "met" if vt >= 900 else "MISSED"))
+    r = ratio(vt, k200)
+    out.append(("C=1,000, R=1 s: vt-unbounded ≥ 4.5 × kernel-200", fmt_ratio(r),
+                "not measured" if r is None else ("met" if r >= 4.5 else "MISSED")))
+    vt4 = rps("vt-unbounded", "R1s", 4000)
+    r = ratio(vt4, rps("kernel-1000", "R1s", 4000))
+    out.append(("C=4,000, R=1 s: vt-unbounded ≥ 1.6 × kernel-1000", fmt_ratio(r),
+                "not measured" if r is None else ("met" if r >= 1.6 else "MISSED")))
+    se = num(d.get("vt-unbounded", "R1s", 4000, "socket_errors"))
+    out.append(("C=4,000, R=1 s: vt-unbounded zero socket errors", "not measured" if se is None else f"{se:.0f}",
+                "not measured" if se is None else ("met" if se == 0 else "MISSED")))
+    r = ratio(rps("vt-unbounded", "R100ms", 100), rps("kernel-200", "R100ms", 100))
+    out.append(("C=100, R=100 ms: 0.97 ≤ vt-unbounded / kernel-200 ≤ 1.05", fmt_ratio(r),
+                "not measured" if r is None else ("met" if 0.97 <= r <= 1.05 else "MISSED")))
+    for a, b, label in (("vt-unbounded", "felix-virtual", "every point: vt-unbounded ≥ 0.97 × felix-virtual"),
+                        ("vt-bounded", "vt-unbounded", "every point: vt-bounded ≥ 0.97 × vt-unbounded")):
+        rs = [(w, c, ratio(rps(a, w, c), rps(b, w, c))) for w, c in d.points()]
+        rs = [(w, c, x) for w, c, x in rs if x is not None]
+        if not rs:
+            out.append((label, "not measured", "not measured"))
+            continue
+        worst = min(rs, key=lambda t: t[2])
+        missed = [f"{w} C={c} ({x:.2f}×)" for w, c, x in rs if x < 0.97]
+        out.append((label, f"{len(rs)} points, lowest {worst[2]:.2f}× ({worst[0]} C={worst[1]})",
+                    "met" if not missed else "MISSED: " + ", ".join(missed)))
+    return out
+
+
+def markdown(d, meta):
+    m = meta.get("machine", {})
+    L = []
+    title = "Quick benchmark" if meta.get("quick") else "Benchmark"
+    L.append(f"# {title}: Sling VT request threads ({m.get('date', '')})\n")
+    L.append(f"Machine: {m.get('nproc')} CPUs ({m.get('cpu_model', '')}), {m.get('mem_gib')} GiB, {m.get('os', '')}, "
+             f"Linux {m.get('kernel', '')}; {m.get('jdk', '')}; JVM options `{m.get('jvm_opts', '')}`; "
+             f"{m.get('wrk', '')} with {m.get('wrk_threads')} threads, timeout {m.get('wrk_timeout_s')} s; "
+             f"{m.get('pinning', '')}; file-descriptor limit {m.get('fd_limit')}; "
+             f"load average (1/5/15 min) at start {' '.join(m.get('loadavg_at_start', '').split()[:3])}, "
+             f"at end {' '.join(m.get('loadavg_at_end', '').split()[:3])}.\n")
+    plan = meta.get("plan", {})
+    L.append(f"Per configuration: fresh instance, {plan.get('warmup')} s warm-up, then {plan.get('duration')} s per "
+             f"point. Run took {meta.get('elapsed_s', '?')} s.\n")
+    L.append("| configuration | what | started (s) | seeded (s) | verified (s) | warm-up (s) | stop (s) |")
+    L.append("|---|---|---|---|---|---|---|")
+    for inst in meta.get("instances", []):
+        desc = meta.get("configs", {}).get(inst["config"], "")
+        err = f" **failed: {inst['error']}**" if inst.get("error") else ""
+        L.append(f"| {inst['config']} | {desc}{err} | {inst.get('startup_s', '–')} | {inst.get('seeded_s', '–')} | "
+                 f"{inst.get('ready_s', '–')} | {inst.get('warmup_s', '–')} | {inst.get('stop_s', '–')} |")
+    L.append("")
+    L.append("Workloads (`GET /bin/vt/work.json?…`):\n")
+    for w in d.workloads:
+        wl = meta.get("workloads", {}).get(w, {})
+        L.append(f"- **{w}** — {wl.get('desc', '')}: `{wl.get('params', '')}`")
+    L.append("")
+
+    L.append("## Targets\n")
+    L.append("| target | measured | verdict |")
+    L.append("|---|---|---|")
+    for t, v, verdict in targets(d):
+        mark = "✅ met" if verdict == "met" else ("– not measured" if verdict == "not measured" else "❌ " + verdict)
+        L.append(f"| {t} | {v} | {mark} |")
+    L.append("")
+
+    cfgs = d.configs
+    ratios = [(a, b) for a, b in (("vt-unbounded", "kernel-200"), ("vt-unbounded", "kernel-1000"),
+                                  ("vt-unbounded", "felix-virtual"), ("vt-bounded", "vt-unbounded"))
+              if a in cfgs and b in cfgs]
+    L.append("## Throughput (requests/s) and virtual:kernel ratios\n")
+    L.append("Steady-state rate: completed responses per second, counted per wall-clock second by wrk's Lua hook, "
+             "without the first R + 1 s (ramp: nothing can finish before R) and the last second; `results.csv` also "
+             "has the whole-run rate (`rps`). C/R is the Little's-law bound (C connections, nominal latency R). "
+             "Measured p50 is in the next table.\n")
+    L.append("| " + " | ".join(["workload", "C", "C/R"] + cfgs + [f"{a} : {b}" for a, b in ratios]) + " |")
+    L.append("|---|---:|---:|" + "---:|" * (len(cfgs) + len(ratios)))
+    for w, c in d.points():
+        bound = next((d.get(cf, w, c, "little_bound_rps") for cf in cfgs if d.get(cf, w, c, "little_bound_rps")), None)
+        cells = [fmt(d.get(cf, w, c, "thr")) for cf in cfgs]
+        rc = [fmt_ratio(ratio(d.get(a, w, c, "thr"), d.get(b, w, c, "thr"))) for a, b in ratios]
+        L.append("| " + " | ".join([w, f"{c:,}", fmt(bound)] + cells + rc) + " |")
+    L.append("")
+
+    L.append("## Latency p50 / p99 (ms) and errors\n")
+    L.append("Errors: socket errors (connect + read + write + timeout) / non-2xx answers. Latencies of saturated "
+             "kernel points are censored by the run length (requests still queued when wrk stops are not counted).\n")
+    L.append("| workload | C | " + " | ".join(f"{cf} p50 / p99" for cf in cfgs) + " | "
+             + " | ".join(f"{cf} errors" for cf in cfgs) + " |")
+    L.append("|---|---:|" + "---:|" * (2 * len(cfgs)))
+    for w, c in d.points():
+        lat = [f"{fmt(d.get(cf, w, c, 'p50_ms'), 1)} / {fmt(d.get(cf, w, c, 'p99_ms'), 1)}"
+               if d.get(cf, w, c, "p50_ms") else "–" for cf in cfgs]
+        err = [f"{fmt(d.get(cf, w, c, 'socket_errors'))} / {fmt(d.get(cf, w, c, 'non2xx'))}"
+               if d.get(cf, w, c, "p50_ms") else "–" for cf in cfgs]
+        L.append(f"| {w} | {c:,} | " + " | ".join(lat) + " | " + " | ".join(err) + " |")
+    L.append("")
+
+    L.append("## Server resources\n")
+    L.append("Live OS threads (peak of `/proc/<pid>/status` Threads, sampled every 0.5 s), peak RSS (MiB), heap "
+             "after a full GC (`jcmd GC.run` at 80 % of the run, MiB), CPU (% of one core, utime+stime over the run).\n")
+    L.append("| workload | C | " + " | ".join(f"{cf} threads / RSS / heap / CPU" for cf in cfgs) + " |")
+    L.append("|---|---:|" + "---:|" * len(cfgs))
+    for w, c in d.points():
+        cells = [(f"{fmt(d.get(cf, w, c, 'threads_max'))} / {fmt(d.get(cf, w, c, 'rss_max_mib'))} / "
+                  f"{fmt(d.get(cf, w, c, 'heap_after_gc_mib'))} / {fmt(d.get(cf, w, c, 'cpu_pct'))} %")
+                 if (cf, w, c) in d.by else "–" for cf in cfgs]
+        L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
+    L.append("")
+    L.append("## Plots\n")
+    for w in d.workloads:
+        L.append(f"- {w}: [throughput](throughput-{w}.svg), [OS threads](threads-{w}.svg), [RSS](rss-{w}.svg)")
+    L.append("")
+    L.append("![throughput vs concurrency, R = 1 s](throughput-R1s.svg)\n" if "R1s" in d.workloads else "")
+    L.append("Raw numbers: [results.csv](results.csv); run parameters and instance verification: [meta.json](meta.json).\n")
+    return "\n".join(L)
+
+
+def svg_chart(title, ylabel, xs, series, dashed=None, width=640, height=400):
+    """Line chart; xs are categories placed evenly (concurrency levels), series: name -> [y or None]."""
+    ml, mr, mt, mb = 70, 150, 40, 50
+    pw, ph = width - ml - mr, height - mt - mb
+    ys = [y for s in series.values() for y in s if y is not None]  # a dashed bound above the data is clipped
+    if not ys and dashed:
+        ys = [y for y in dashed[1] if y is not None]
+    ymax = max(ys) if ys else 1
+    if ymax <= 0:
+        ymax = 1
+    # nice upper bound
+    mag = 10 ** (len(str(int(ymax))) - 1)
+    for step in (1, 2, 2.5, 5, 10):
+        if step * mag * 5 >= ymax:
+            tick = step * mag
+            break
+    top = tick * 5 if tick * 5 >= ymax else tick * 6
+    n = len(xs)
+
+    def px(i):
+        return ml + (pw * (i + 0.5) / n)
+
+    def py(y):
+        return mt + ph - ph * (y / top)
+
+    o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+         f'font-family="sans-serif" font-size="12">',
+         f'<rect width="{width}" height="{height}" fill="white"/>',
+         f'<text x="{ml + pw / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">{escape(title)}</text>']
+    k = 0
+    while k * tick <= top + 1e-9:
+        y = py(k * tick)
+        o.append(f'<line x1="{ml}" y1="{y:.1f}" x2="{ml + pw}" y2="{y:.1f}" stroke="#ddd"/>')
+        label = f"{k * tick:,.0f}" if tick >= 1 else f"{k * tick:.2f}"
+        o.append(f'<text x="{ml - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
+        k += 1
+    o.append(f'<line x1="{ml}" y1="{mt + ph}" x2="{ml + pw}" y2="{mt + ph}" stroke="black"/>')
+    o.append(f'<line x1="{ml}" y1="{mt}" x2="{ml}" y2="{mt + ph}" stroke="black"/>')
+    for i, x in enumerate(xs):
+        o.append(f'<text x="{px(i):.1f}" y="{mt + ph + 18}" text-anchor="middle">{x:,}</text>')
+    o.append(f'<text x="{ml + pw / 2}" y="{height - 10}" text-anchor="middle">concurrency (connections)</text>')
+    o.append(f'<text x="16" y="{mt + ph / 2}" text-anchor="middle" transform="rotate(-90 16 {mt + ph / 2})">'
+             f'{escape(ylabel)}</text>')
+    legend = []
+    if dashed:
+        pts = [(px(i), py(min(y, top))) for i, y in enumerate(dashed[1]) if y is not None]
+        if pts:
+            o.append('<polyline fill="none" stroke="#888" stroke-dasharray="5,4" stroke-width="1.5" points="'
+                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+        legend.append((dashed[0], "#888", True))
+    for name, vals in series.items():
+        color = COLORS.get(name, "#333")
+        pts = [(px(i), py(y)) for i, y in enumerate(vals) if y is not None]
+        if len(pts) > 1:
+            o.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="'
+                     + " ".join(f"{a:.1f},{b:.1f}" for a, b in pts) + '"/>')
+        for a, b in pts:
+            o.append(f'<circle cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{color}"/>')
+        legend.append((name, color, False))
+    for j, (name, color, dash) in enumerate(legend):
+        y = mt + 10 + j * 20
+        x = ml + pw + 15
+        o.append(f'<line x1="{x}" y1="{y}" x2="{x + 22}" y2="{y}" stroke="{color}" stroke-width="2"'
+                 + (' stroke-dasharray="5,4"' if dash else "") + "/>")
+        o.append(f'<text x="{x + 28}" y="{y + 4}">{escape(name)}</text>')
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
+def write_all(out):
+    rows = read_csv(os.path.join(out, "results.csv"))
+    try:
+        with open(os.path.join(out, "meta.json")) as f:
+            meta = json.load(f)
+    except (OSError, ValueError):
+        meta = {}
+    d = Data(rows)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(markdown(d, meta))
+    for w in d.workloads:
+        wl = meta.get("workloads", {}).get(w, {})
+        label = wl.get("desc", w).split(":")[0]
+        bound = [num(next((d.get(cf, w, c, "little_bound_rps") for cf in d.configs
+                           if d.get(cf, w, c, "little_bound_rps")), None)) for c in d.conc]
+        for field, ylabel, fname, title, dashed in (
+                ("thr", "requests/s (steady state)", "throughput", f"Throughput vs concurrency, {label}", ("C/R bound", bound)),
+                ("threads_max", "live OS threads (peak)", "threads", f"Server OS threads vs concurrency, {label}", None),
+                ("rss_max_mib", "RSS (MiB, peak)", "rss", f"Server RSS vs concurrency, {label}", None)):
+            series = {cf: [num(d.get(cf, w, c, field)) for c in d.conc] for cf in d.configs}
+            with open(os.path.join(out, f"{fname}-{w}.svg"), "w") as f:
+                f.write(svg_chart(title, ylabel, d.conc, series, dashed))
+
+
+if __name__ == "__main__":
+    write_all(sys.argv[1] if len(sys.argv) > 1 else ".")

@@ -74,21 +74,16 @@ public final class SlingInstance implements AutoCloseable {
         return new SlingInstanceBuilder(name);
     }
 
-    /**
-     * The file installer folder. The Feature Launcher sets the {@code sling.home} variable of the feature to its
-     * launcher home ({@code -p}), so {@code ${sling.home}/install} of boot.json resolves to
-     * {@code <home>/launcher/install} (verified by FoundationE2EIT).
-     */
+    /** The file installer folder: the launcher sets the feature's sling.home to its -p folder (see FoundationE2EIT). */
     static Path installDir(Path home) {
         return home.resolve("launcher").resolve("install");
     }
 
     /**
-     * Waits until the {@code systemready} health checks pass ({@code GET /system/health/systemready.json} 200: all
-     * bundles active, Sling's resolver and GET/POST servlets registered; a Sling request sent earlier would log
-     * "Cannot find servlet" errors) and {@code GET /.json} answers 200, then (up to 60 s) until the web console reports every bundle active
-     * or a fragment, and keeps the error.log lines of that moment ({@link #startupLogLines()}). Stops the instance
-     * and fails with the tails of error.log and stdout.log if it exits or does not answer within 180 s.
+     * Waits until the systemready health checks pass (all bundles active, Sling's resolver and GET/POST servlets
+     * registered: an earlier Sling request logs "Cannot find servlet" errors) and {@code GET /.json} answers 200,
+     * then (up to 60 s) until the console reports every bundle active or a fragment, and keeps the error.log lines
+     * of that moment. Stops the instance and fails with the log tails if it exits or is not ready within 180 s.
      */
     /** Felix health checks tagged systemready (healthcheck.json); 503 until they pass. */
     static final String READINESS_PATH = "/system/health/systemready.json";

@@ -259,7 +259,10 @@ class Instance:
         deadline = t0 + STARTUP_TIMEOUT
         while True:
             self.check_alive()
-            if http_get(self.url + "/.json", timeout=5)[0] == 200:
+            # Same readiness as ./sling-vt run and the E2E tests: the systemready health checks first (an earlier
+            # Sling request logs "Cannot find servlet" errors), then an Oak-backed GET.
+            if (http_get(self.url + "/system/health/systemready.json", timeout=5)[0] == 200
+                    and http_get(self.url + "/.json", timeout=5)[0] == 200):
                 break
             if time.time() > deadline:
                 raise BenchError(f"{self.name}: no answer from {self.url}/.json within {STARTUP_TIMEOUT} s")

@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 final class ServerInstaller {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerInstaller.class);
+    private static final int MIN_AUTO_PLATFORM_THREADS = 8;
+    private static final int SPARE_PLATFORM_THREADS = 6;
 
     private ServerInstaller() {
     }
@@ -100,8 +102,12 @@ final class ServerInstaller {
         LOG.info("Sling VT request threading removed from {}", server);
     }
 
-    static void applyPlatformThreads(Server server, int maxThreads) {
-        if (server.getThreadPool() instanceof QueuedThreadPool qtp && qtp.getMaxThreads() != maxThreads) {
+    static void applyPlatformThreads(Server server, int configured) {
+        if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
+            int maxThreads = configured == ThreadingSettings.AUTO ? autoPlatformThreads(qtp) : configured;
+            if (qtp.getMaxThreads() == maxThreads) {
+                return;
+            }
             try {
                 qtp.setMaxThreads(maxThreads);
             } catch (IllegalStateException e) {
@@ -109,6 +115,15 @@ final class ServerInstaller {
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
             }
         }
+    }
+
+    /**
+     * In virtual mode the pool only runs short tasks besides the threads the connectors lease (acceptors,
+     * selectors), so a few spare threads suffice; every thread more is an idle OS thread under load.
+     */
+    static int autoPlatformThreads(QueuedThreadPool qtp) {
+        int leased = qtp.getThreadPoolBudget() == null ? 0 : qtp.getThreadPoolBudget().getLeasedThreads();
+        return Math.max(MIN_AUTO_PLATFORM_THREADS, leased + SPARE_PLATFORM_THREADS);
     }
 
     /**

@@ -13,8 +13,11 @@ public record ThreadingSettings(
         int kernelMaxThreads,
         int virtualModePlatformThreads) {
 
+    /** {@code virtualModePlatformThreads} value that lets {@link ServerInstaller} size Jetty's pool. */
+    public static final int AUTO = 0;
+
     public static final ThreadingSettings DEFAULTS =
-            new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200, 32);
+            new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200, AUTO);
 
     public ThreadingSettings {
         requireRange("maxConcurrentRequests", maxConcurrentRequests, 0, 1_000_000);
@@ -22,7 +25,9 @@ public record ThreadingSettings(
         requireRange("maxQueuedRequests", maxQueuedRequests, 0, 1_000_000);
         requireRange("retryAfterSeconds", retryAfterSeconds, 1, 3600);
         requireRange("kernelMaxThreads", kernelMaxThreads, 8, 100_000);
-        requireRange("virtualModePlatformThreads", virtualModePlatformThreads, 8, 100_000);
+        if (virtualModePlatformThreads != AUTO) {
+            requireRange("virtualModePlatformThreads", virtualModePlatformThreads, 8, 100_000);
+        }
         if (mode == null) {
             throw new IllegalArgumentException("mode is missing; set mode to 'virtual' or 'kernel'");
         }
@@ -39,7 +44,7 @@ public record ThreadingSettings(
                 config.virtualModePlatformThreads());
     }
 
-    /** The size Jetty's QueuedThreadPool should have in this mode. */
+    /** The size Jetty's QueuedThreadPool should have in this mode; {@link #AUTO} lets the installer decide. */
     public int platformThreads() {
         return mode == ThreadingMode.KERNEL ? kernelMaxThreads : virtualModePlatformThreads;
     }

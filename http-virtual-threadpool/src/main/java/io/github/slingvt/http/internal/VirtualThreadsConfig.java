@@ -56,6 +56,7 @@ public @interface VirtualThreadsConfig {
             name = "Virtual mode platform threads",
             description = "Virtual mode: maximum threads of Jetty's QueuedThreadPool, which then only runs acceptors, "
                     + "selectors, connection setup and (bounded mode) admission, all short tasks; a burst of new "
-                    + "connections queues instead of growing the pool. 8 to 100000.")
-    int virtualModePlatformThreads() default 32;
+                    + "connections queues instead of growing the pool. 0 (default) sizes it automatically: the "
+                    + "acceptor and selector threads Jetty's connectors lease plus 6, at least 8. Otherwise 8 to 100000.")
+    int virtualModePlatformThreads() default 0;
 }

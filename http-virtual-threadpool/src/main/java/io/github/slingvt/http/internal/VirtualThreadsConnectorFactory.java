@@ -103,7 +103,8 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "
                     + "Jetty platform threads={}", next.mode().label(), next.maxConcurrentRequests(),
-                    next.queueTimeoutMillis(), next.maxQueuedRequests(), next.platformThreads());
+                    next.queueTimeoutMillis(), next.maxQueuedRequests(),
+                    next.platformThreads() == ThreadingSettings.AUTO ? "auto" : next.platformThreads());
         }
     }
 

@@ -115,6 +115,19 @@ class DispatchHandlerTest {
     }
 
     @Test
+    void virtualModeSizesJettysPoolFromTheConnectorsLeasesByDefault() throws Exception {
+        QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
+        int leased = qtp.getThreadPoolBudget().getLeasedThreads();
+        assertThat(leased).isPositive();
+        ServerInstaller.install(server, state);
+        assertThat(qtp.getMaxThreads()).isEqualTo(Math.max(8, leased + 6)).isLessThan(50);
+        assertThat(get("").body()).contains("virtual=true");
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 24));
+        ServerInstaller.applyPlatformThreads(server, 24);
+        assertThat(qtp.getMaxThreads()).isEqualTo(24);
+    }
+
+    @Test
     void kernelModeRunsOnJettysPlatformThreads() throws Exception {
         ServerInstaller.install(server, state);
         state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64, 32));

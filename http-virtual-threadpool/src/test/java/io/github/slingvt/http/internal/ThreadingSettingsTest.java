@@ -55,5 +55,7 @@ class ThreadingSettingsTest {
     void jettyPoolSizeFollowsTheMode() {
         assertThat(new ThreadingSettings(ThreadingMode.KERNEL, 0, 10, 5, 1, 300, 16).platformThreads()).isEqualTo(300);
         assertThat(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 10, 5, 1, 300, 16).platformThreads()).isEqualTo(16);
+        assertThat(ThreadingSettings.DEFAULTS.platformThreads()).isEqualTo(ThreadingSettings.AUTO);
+        assertThat(new ThreadingSettings(ThreadingMode.KERNEL, 0, 10, 5, 1, 300, 0).platformThreads()).isEqualTo(300);
     }
 }

@@ -50,6 +50,13 @@ CONFIGS = {
     "vt-unbounded": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=0 (unbounded)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True),
+    "vt-no-detector": dict(
+        desc="vt-unbounded with the JFR pinning detector switched off (io.github.slingvt.http.PinningDetector "
+             "enabled=false): the detector's cost is vt-no-detector : vt-unbounded",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0},
+             "io.github.slingvt.http.PinningDetector": {"enabled": False}}, virtual=True, ours=True,
+        # A cost would show where the CPU is the limit; the waiting workloads would only add run time.
+        workloads=["R10ms", "repo200"]),
     "vt-bounded": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=10000 (above every tested concurrency)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
@@ -68,12 +75,19 @@ WORKLOADS = {
     "repo200": dict(r_ms=100, params="reads=200&cpuIterations=50&idleDelay=90",
                     desc="repository-heavy: 200 reads, 50 SHA-256 rounds, idleDelay 90 ms (R about 100 ms)"),
 }
+# Measured at C = 4,000 only (EXTRA_POINTS): what 4,000 parked requests cost in OS threads and RSS.
+WORKLOADS["park10s"] = dict(r_ms=10000, params="idleDelay=10000",
+                            desc="parked: idleDelay 10 s, no reads (measured at C = 4,000 only: OS threads and RSS)")
+EXTRA_POINTS = [("park10s", 4000)]
 WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
 
 FULL = dict(configs=list(CONFIGS), workloads=["R10ms", "R100ms", "R1s", "repo200"],
-            concurrency=[100, 1000, 4000, 8000], warmup=30, duration=20, pause=2)
+            concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
 QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
-             concurrency=[100, 1000], warmup=15, duration=20, pause=2)
+             concurrency=[100, 1000], extra=[], warmup=15, duration=20, pause=2)
+DEFAULT_JVM_OPTS = "-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC"
+MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of the previous point)
+QUIET_CPU = 0.25  # cores: below this the instance counts as drained
 
 STARTUP_TIMEOUT = 300
 SEED_TIMEOUT = 180
@@ -286,7 +300,7 @@ class Instance:
     def check_alive(self):
         if self.proc.poll() is not None:
             RUNNING.pop(self.pid, None)
-            raise BenchError(f"{self.name}: Sling exited (code {self.proc.returncode}) during startup; "
+            raise BenchError(f"{self.name}: Sling exited (code {self.proc.returncode}); "
                              f"see {self.home}/logs/stdout.log and error.log")
 
     def error_log(self):
@@ -383,15 +397,67 @@ def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
         raise BenchError(f"wrk wrote no summary; see {out_json.replace('.json', '.txt')}")
 
 
-def measure_point(args, inst, wname, conns, pdir):
+def wait_quiet(pid, timeout):
+    """Until the process uses less than QUIET_CPU cores over a second: requests whose clients are gone still run
+    to the end (a servlet does not notice a closed connection), and that work must not leak into the next point."""
+    deadline = time.time() + timeout
+    prev = proc_cpu_seconds(pid)
+    while time.time() < deadline and prev is not None:
+        time.sleep(1)
+        cur = proc_cpu_seconds(pid)
+        if cur is None or cur - prev < QUIET_CPU:
+            return True
+        prev = cur
+    return False
+
+
+def steady_rate(res, conns, r_ms, dur_s):
+    """Completions per wall-clock second once the point is in its steady state.
+
+    The ramp ends when as many responses have completed as there are connections (every connection has had one
+    answer) and not before R + 1 s. A fair scheduler (virtual threads) shares the CPU among all C requests, so
+    under overload the first answers arrive only after about C / throughput; a FIFO pool answers from the start.
+    Counting from the first answers would credit FIFO with a ramp that processor sharing does not have. The last
+    second is cut too (wrk stops mid-second). Returns (rate or "", window seconds, ramp seconds)."""
+    per_second = {int(t): n for t, n in res.get("per_second", {}).items()}
+    start = int(res.get("started") or 0)
+    skip = int(-(-r_ms // 1000)) + 1
+    done = 0
+    for t in sorted(per_second):
+        done += per_second[t]
+        if done >= conns:
+            skip = max(skip, t - start + 1)
+            break
+    else:
+        skip = max(skip, int(dur_s))
+    window = range(start + skip, start + int(dur_s) - 1)
+    if len(window) < 5:
+        return "", len(window), skip
+    return round(sum(per_second.get(t, 0) for t in window) / len(window), 1), len(window), skip
+
+
+def point_duration(args, rows, name, wname, conns):
+    """The measured seconds plus the expected ramp (C / throughput at the previous C of this configuration)."""
+    r_s = -(-WORKLOADS[wname]["r_ms"] // 1000)
+    prev = [r for r in rows if r["config"] == name and r["workload"] == wname and r["concurrency"] < conns
+            and r.get("rps_steady")]
+    ramp = r_s
+    if prev:
+        best = max(prev, key=lambda r: r["concurrency"])
+        ramp = max(ramp, -(-conns // max(1, int(best["rps_steady"]))))
+    return args.duration + min(MAX_RAMP_S, ramp)
+
+
+def measure_point(args, inst, wname, conns, pdir, duration, others=()):
     w = WORKLOADS[wname]
     url = f"{inst.url}/bin/vt/work.json?{w['params']}"
     samples = {"threads": [], "rss": [], "heap": None}
     cpu0 = proc_cpu_seconds(inst.pid)
+    others0 = [proc_cpu_seconds(o.pid) for o in others]
     t0 = time.time()
 
     def sampler(p):
-        gc_at = t0 + args.duration * 0.8
+        gc_at = t0 + duration * 0.8
         while p.poll() is None:
             th, rss = proc_threads_rss(inst.pid)
             if th:
@@ -402,29 +468,26 @@ def measure_point(args, inst, wname, conns, pdir):
             time.sleep(0.5)
 
     timeout_s = args.wrk_timeout
-    res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}.json"),
+    res = run_wrk(args, url, conns, duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}.json"),
                   timeout_s, sampler)
     wall = time.time() - t0
     cpu1 = proc_cpu_seconds(inst.pid)
+    others1 = [proc_cpu_seconds(o.pid) for o in others]
+    others_cpu = sum(b - a for a, b in zip(others0, others1) if a is not None and b is not None)
     th_end, rss_end = proc_threads_rss(inst.pid)
-    # Drain: a light request queues behind whatever the server still holds (kernel pools queue FIFO).
+    # Drain: the instance must be idle again (CPU), and a light request must get through (kernel pools queue FIFO).
     d0 = time.time()
+    quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
     code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
     drain = time.time() - d0
     dur_s = res["duration_us"] / 1e6
     e = res["errors"]
     lat = res["latency_us"]
-    # Steady state: completions per whole second, skipping the first R + 1 s (no request can finish before R;
-    # kernel pools fill their queue) and the last second (wrk stops mid-second).
-    per_second = {int(t): n for t, n in res.get("per_second", {}).items()}
-    start = int(res.get("started") or 0)
-    skip = int(-(-w["r_ms"] // 1000)) + 1
-    window = range(start + skip, start + int(dur_s) - 1)
-    steady = round(sum(per_second.get(t, 0) for t in window) / len(window), 1) if len(window) >= 3 else ""
+    steady, window_s, ramp_s = steady_rate(res, conns, w["r_ms"], dur_s)
     row = dict(
         config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, duration_s=round(dur_s, 1),
         requests=res["requests"], rps=round(res["requests"] / dur_s, 1) if dur_s else 0,
-        rps_steady=steady, steady_window_s=len(window),
+        rps_steady=steady, steady_window_s=window_s, ramp_s=ramp_s,
         little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1),
         p50_ms=round(lat["p50"] / 1000, 1), p99_ms=round(lat["p99"] / 1000, 1),
         mean_ms=round(lat["mean"] / 1000, 1), max_ms=round(lat["max"] / 1000, 1),
@@ -435,13 +498,15 @@ def measure_point(args, inst, wname, conns, pdir):
         rss_max_mib=round(max(samples["rss"]), 1) if samples["rss"] else "",
         heap_after_gc_mib=round(samples["heap"], 1) if samples["heap"] and samples["heap"] > 0 else "",
         cpu_pct=round(100.0 * (cpu1 - cpu0) / wall, 1) if cpu0 is not None and cpu1 is not None else "",
-        drain_s=round(drain, 1) if code == 200 else f"probe {code}",
+        others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
+        drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
     )
-    log(f"{inst.name} {wname} C={conns}: {row['rps_steady']} req/s steady, {row['rps']} over the run "
-        f"(bound {row['little_bound_rps']}), "
+    log(f"{inst.name} {wname} C={conns}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
+        f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
-        f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} %, drain {row['drain_s']} s")
+        f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (idle instances {row['others_cpu_pct']} %), "
+        f"drain {row['drain_s']} s")
     return row
 
 
@@ -564,8 +629,10 @@ def main():
     ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
     ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
-    ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", "-Xms1g -Xmx2g -XX:+UseG1GC"),
-                    help="JVM options of the instances (default: -Xms1g -Xmx2g -XX:+UseG1GC, or $SLING_VT_BENCH_JVM_OPTS)")
+    # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
+    # how far G1 happened to grow the heap, and heap resizing does not add noise to the throughput.
+    ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", DEFAULT_JVM_OPTS),
+                    help=f"JVM options of the instances (default: {DEFAULT_JVM_OPTS}, or $SLING_VT_BENCH_JVM_OPTS)")
     ap.add_argument("--wrk-threads", type=int, default=2)
     ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
     ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
@@ -587,6 +654,9 @@ def main():
         plan["configs"] = args.configs.split(",")
     if args.workloads:
         plan["workloads"] = args.workloads.split(",")
+        plan["extra"] = [x for x in EXTRA_POINTS if x[0] in plan["workloads"]]
+    extra_names = {x[0] for x in EXTRA_POINTS}
+    plan["workloads"] = [w for w in plan["workloads"] if w not in extra_names]
     if args.concurrency:
         plan["concurrency"] = [int(c) for c in args.concurrency.split(",")]
     for k in ("duration", "warmup"):
@@ -595,7 +665,7 @@ def main():
     for c in plan["configs"]:
         if c not in CONFIGS:
             raise BenchError(f"unknown configuration '{c}' (known: {', '.join(CONFIGS)})")
-    for w in plan["workloads"]:
+    for w in plan["workloads"] + [x[0] for x in plan["extra"]]:
         if w not in WORKLOADS:
             raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
     if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
@@ -623,21 +693,26 @@ def main():
         else:
             conc.append(c)
     plan["concurrency"] = conc
+    plan["extra"] = [x for x in plan["extra"] if x[1] + 2000 <= fd_limit]
     snapshot_feature(args, out)
     meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick,
                 plan=dict(plan, duration=args.duration, warmup=args.warmup),
                 configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
-                workloads={w: WORKLOADS[w] for w in plan["workloads"]}, instances=[])
-    points = len(plan["configs"]) * len(plan["workloads"]) * len(conc)
-    est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 8)
-    log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations x "
-        f"{len(plan['workloads'])} workloads x {len(conc)} concurrency levels = {points} points; "
-        f"estimated {est // 60} min {est % 60} s")
+                workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
+    grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])
+    points = sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
+    est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 10)
+    log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
+        f"{len(grid)} points, {points} measurements; estimated {est // 60} min {est % 60} s")
 
     rows = []
     started = time.time()
     csv_path = os.path.join(out, "results.csv")
+    live = []
     try:
+        # Every configuration runs at the same time and the points are measured in turn (the order rotates from
+        # point to point): a drift of the machine (other tenants, heat) then hits every configuration alike
+        # instead of whichever came last. Idle instances cost ~1-2 % of a core each (recorded as others_cpu_pct).
         for name in plan["configs"]:
             home = os.path.join(out, "instances", name)
             if os.path.exists(home):
@@ -647,20 +722,31 @@ def main():
             try:
                 inst.start()
                 warmup(args, inst, pdir)
-                for wname in plan["workloads"]:
-                    for c in conc:
-                        rows.append(measure_point(args, inst, wname, c, pdir))
-                        report.write_csv(csv_path, rows)
-                        time.sleep(plan["pause"])
+                live.append(inst)
             except BenchError as e:
                 log(f"{name}: {e}")
                 inst.info["error"] = str(e)
-            finally:
                 inst.stop()
+        for i, (wname, c) in enumerate(grid):
+            for inst in live[i % len(live):] + live[:i % len(live)] if live else []:
+                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
+                    continue
+                try:
+                    inst.check_alive()
+                    duration = point_duration(args, rows, inst.name, wname, c)
+                    others = [o for o in live if o is not inst and "error" not in o.info]
+                    rows.append(measure_point(args, inst, wname, c, pdir, duration, others))
+                except BenchError as e:
+                    log(f"{inst.name}: {e}")
+                    inst.info["error"] = str(e)
+                report.write_csv(csv_path, rows)
                 meta["elapsed_s"] = round(time.time() - started)
                 with open(os.path.join(out, "meta.json"), "w") as f:
                     json.dump(meta, f, indent=2)
+                time.sleep(plan["pause"])
     finally:
+        for inst in live:
+            inst.stop()
         stop_all()
     meta["machine"]["loadavg_at_end"] = open("/proc/loadavg").read().strip()
     meta["elapsed_s"] = round(time.time() - started)

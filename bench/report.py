@@ -9,14 +9,15 @@ import sys
 from xml.sax.saxutils import escape
 
 FIELDS = ["config", "workload", "r_ms", "concurrency", "duration_s", "requests", "rps", "rps_steady",
-          "steady_window_s", "little_bound_rps",
+          "steady_window_s", "ramp_s", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
-          "drain_s"]
-CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-bounded"]
+          "others_cpu_pct", "drain_s"]
+CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-no-detector", "vt-bounded"]
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
-          "vt-unbounded": "#1f77b4", "vt-bounded": "#9467bd"}
-WORKLOAD_ORDER = ["R10ms", "R100ms", "R1s", "repo200"]
+          "vt-unbounded": "#1f77b4", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd"}
+WORKLOAD_ORDER = ["R10ms", "R100ms", "R1s", "repo200", "park10s"]
+PLOT_SKIP = {"park10s"}  # a single concurrency: a table row, not a plot
 
 
 def write_csv(path, rows):
@@ -108,6 +109,22 @@ def targets(d):
     r = ratio(rps("vt-unbounded", "R100ms", 100), rps("kernel-200", "R100ms", 100))
     out.append(("C=100, R=100 ms: 0.97 ≤ vt-unbounded / kernel-200 ≤ 1.05", fmt_ratio(r),
                 "not measured" if r is None else ("met" if 0.97 <= r <= 1.05 else "MISSED")))
+    th = num(d.get("vt-unbounded", "park10s", 4000, "threads_max"))
+    out.append(("4,000 parked requests: vt-unbounded ≤ 100 live OS threads",
+                "not measured" if th is None else f"{th:.0f} threads (peak)",
+                "not measured" if th is None else ("met" if th <= 100 else "MISSED")))
+    rv, rk = num(d.get("vt-unbounded", "park10s", 4000, "rss_max_mib")), num(d.get("kernel-1000", "park10s", 4000, "rss_max_mib"))
+    out.append(("4,000 parked requests: vt-unbounded RSS below kernel-1000's",
+                "not measured" if rv is None or rk is None else f"{rv:,.0f} MiB vs {rk:,.0f} MiB",
+                "not measured" if rv is None or rk is None else ("met" if rv < rk else "MISSED")))
+    rs = sorted(x for x in (ratio(rps("vt-unbounded", w, c), rps("vt-no-detector", w, c)) for w, c in d.points())
+                if x is not None)
+    if rs:
+        med = rs[len(rs) // 2]
+        out.append(("pinning detector costs nothing measurable: vt-unbounded : vt-no-detector (median over points "
+                    "≥ 0.97; the spread is this machine's run-to-run noise)",
+                    f"median {med:.2f}×, range {rs[0]:.2f}–{rs[-1]:.2f}× over {len(rs)} points",
+                    "met" if med >= 0.97 else "MISSED"))
     for a, b, label in (("vt-unbounded", "felix-virtual", "every point: vt-unbounded ≥ 0.97 × felix-virtual"),
                         ("vt-bounded", "vt-unbounded", "every point: vt-bounded ≥ 0.97 × vt-unbounded")):
         rs = [(w, c, ratio(rps(a, w, c), rps(b, w, c))) for w, c in d.points()]
@@ -134,8 +151,11 @@ def markdown(d, meta):
              f"load average (1/5/15 min) at start {' '.join(m.get('loadavg_at_start', '').split()[:3])}, "
              f"at end {' '.join(m.get('loadavg_at_end', '').split()[:3])}.\n")
     plan = meta.get("plan", {})
-    L.append(f"Per configuration: fresh instance, {plan.get('warmup')} s warm-up, then {plan.get('duration')} s per "
-             f"point. Run took {meta.get('elapsed_s', '?')} s.\n")
+    L.append(f"Every configuration runs in its own fresh instance, all at the same time; each gets "
+             f"{plan.get('warmup')} s of warm-up, then the points are measured configuration by configuration in an "
+             f"order that rotates from point to point, so that a drift of the machine hits all alike. A point runs "
+             f"{plan.get('duration')} s plus its expected ramp (C / throughput at the previous C, at most 40 s), and "
+             f"the next starts only when the instance is idle again. Run took {meta.get('elapsed_s', '?')} s.\n")
     L.append("| configuration | what | started (s) | seeded (s) | verified (s) | warm-up (s) | stop (s) |")
     L.append("|---|---|---|---|---|---|---|")
     for inst in meta.get("instances", []):
@@ -160,13 +180,17 @@ def markdown(d, meta):
 
     cfgs = d.configs
     ratios = [(a, b) for a, b in (("vt-unbounded", "kernel-200"), ("vt-unbounded", "kernel-1000"),
-                                  ("vt-unbounded", "felix-virtual"), ("vt-bounded", "vt-unbounded"))
+                                  ("vt-unbounded", "felix-virtual"), ("vt-bounded", "vt-unbounded"),
+                                  ("vt-unbounded", "vt-no-detector"))
               if a in cfgs and b in cfgs]
     L.append("## Throughput (requests/s) and virtual:kernel ratios\n")
     L.append("Steady-state rate: completed responses per second, counted per wall-clock second by wrk's Lua hook, "
-             "without the first R + 1 s (ramp: nothing can finish before R) and the last second; `results.csv` also "
-             "has the whole-run rate (`rps`). C/R is the Little's-law bound (C connections, nominal latency R). "
-             "Measured p50 is in the next table.\n")
+             "after the ramp and without the last second. The ramp ends once C responses have completed (every "
+             "connection has had its first answer), and not before R + 1 s: under overload a fair scheduler "
+             "(virtual threads) answers its first requests only after about C / throughput, a FIFO pool from the "
+             "start, and counting from the first answers would favour FIFO. `results.csv` has the ramp (`ramp_s`), "
+             "the window (`steady_window_s`) and the whole-run rate (`rps`). C/R is the Little's-law bound "
+             "(C connections, nominal latency R). Measured p50 is in the next table.\n")
     L.append("| " + " | ".join(["workload", "C", "C/R"] + cfgs + [f"{a} : {b}" for a, b in ratios]) + " |")
     L.append("|---|---:|---:|" + "---:|" * (len(cfgs) + len(ratios)))
     for w, c in d.points():
@@ -192,7 +216,9 @@ def markdown(d, meta):
 
     L.append("## Server resources\n")
     L.append("Live OS threads (peak of `/proc/<pid>/status` Threads, sampled every 0.5 s), peak RSS (MiB), heap "
-             "after a full GC (`jcmd GC.run` at 80 % of the run, MiB), CPU (% of one core, utime+stime over the run).\n")
+             "after a full GC (`jcmd GC.run` at 80 % of the run, MiB), CPU (% of one core, utime+stime over the run). "
+             "The heap is fixed and pre-touched (see the JVM options), so RSS differences are what lives outside it, "
+             "thread stacks above all.\n")
     L.append("| workload | C | " + " | ".join(f"{cf} threads / RSS / heap / CPU" for cf in cfgs) + " |")
     L.append("|---|---:|" + "---:|" * len(cfgs))
     for w, c in d.points():
@@ -202,7 +228,7 @@ def markdown(d, meta):
         L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
     L.append("")
     L.append("## Plots\n")
-    for w in d.workloads:
+    for w in [w for w in d.workloads if w not in PLOT_SKIP]:
         L.append(f"- {w}: [throughput](throughput-{w}.svg), [OS threads](threads-{w}.svg), [RSS](rss-{w}.svg)")
     L.append("")
     L.append("![throughput vs concurrency, R = 1 s](throughput-R1s.svg)\n" if "R1s" in d.workloads else "")
@@ -289,7 +315,7 @@ def write_all(out):
     d = Data(rows)
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(markdown(d, meta))
-    for w in d.workloads:
+    for w in [w for w in d.workloads if w not in PLOT_SKIP]:
         wl = meta.get("workloads", {}).get(w, {})
         label = wl.get("desc", w).split(":")[0]
         bound = [num(next((d.get(cf, w, c, "little_bound_rps") for cf in d.configs

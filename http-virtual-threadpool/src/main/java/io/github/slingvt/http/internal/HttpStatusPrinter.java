@@ -9,8 +9,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 /**
- * Prints the HTTP threading counters for the Felix web console status page and status dumps; its JSON form
- * ({@code /system/console/status-slingvt-http.json}) is what {@code ./sling-vt status} reads.
+ * Prints the HTTP threading counters and the virtual-thread scheduler figures for the Felix web console status
+ * page and status dumps; its JSON form ({@code /system/console/status-slingvt-http.json}) is what
+ * {@code ./sling-vt status} reads.
  */
 @Component(service = InventoryPrinter.class, property = {
     InventoryPrinter.NAME + "=slingvt-http",
@@ -21,18 +22,25 @@ import org.osgi.service.component.annotations.Reference;
 public final class HttpStatusPrinter implements InventoryPrinter {
 
     private final VirtualThreadsConnectorFactory factory;
+    private final SchedulerStats scheduler;
 
     @Activate
     public HttpStatusPrinter(@Reference VirtualThreadsConnectorFactory factory) {
+        this(factory, SchedulerStats.platform());
+    }
+
+    HttpStatusPrinter(VirtualThreadsConnectorFactory factory, SchedulerStats scheduler) {
         this.factory = factory;
+        this.scheduler = scheduler;
     }
 
     @Override
     public void print(PrintWriter out, Format format, boolean isZip) {
         ThreadingSettings settings = factory.state().settings();
         RequestCounters.Snapshot s = factory.state().snapshot();
+        SchedulerStats.Figures figures = scheduler.read();
         if (format == Format.JSON) {
-            out.print(s.toJson());
+            out.print(s.toJson("scheduler", figures.toJson()));
             return;
         }
         out.printf("Mode: %s%n", s.mode());
@@ -42,6 +50,7 @@ public final class HttpStatusPrinter implements InventoryPrinter {
         out.printf("Admitted: %d, rejected: %d, completed: %d, virtual threads started: %d%n",
                 s.admitted(), s.rejected(), s.completed(), s.virtualThreadsStarted());
         out.printf("Kernel max threads: %d%n", settings.kernelMaxThreads());
+        out.printf("%s%n", figures.toText());
         PinningText.printText(out, factory.state().pinning());
     }
 }

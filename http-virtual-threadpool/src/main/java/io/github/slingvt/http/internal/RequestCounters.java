@@ -42,10 +42,19 @@ public final class RequestCounters {
             long completed, long virtualThreadsStarted, int queued, long pinnedEvents) {
 
         public String toJson() {
+            return members() + "}";
+        }
+
+        /** The same object with one more member whose value is JSON already (the scheduler figures). */
+        public String toJson(String name, String jsonValue) {
+            return members() + "," + JsonText.quote(name) + ":" + jsonValue + "}";
+        }
+
+        private String members() {
             return "{\"mode\":\"" + mode + "\",\"inFlight\":" + inFlight + ",\"peakInFlight\":" + peakInFlight
                     + ",\"admitted\":" + admitted + ",\"rejected\":" + rejected + ",\"completed\":" + completed
                     + ",\"virtualThreadsStarted\":" + virtualThreadsStarted + ",\"queued\":" + queued
-                    + ",\"pinnedEvents\":" + pinnedEvents + "}";
+                    + ",\"pinnedEvents\":" + pinnedEvents;
         }
     }
 }

@@ -36,8 +36,10 @@ public @interface ThreadingHealthCheckConfig {
     @AttributeDefinition(
             name = "Pinned per minute: WARN",
             description = "WARN when more pinned virtual threads than this per minute were detected over the interval "
-                    + "(pins shorter than the detector's threshold are not counted). 0 warns on any pin.")
-    double pinnedPerMinuteWarn() default 0;
+                    + "(pins shorter than the detector's threshold are not counted). The default 1 lets one-off pins "
+                    + "pass (a class loaded for the first time through a woven class loader can pin once); 0 warns "
+                    + "on any pin.")
+    double pinnedPerMinuteWarn() default 1;
 
     @AttributeDefinition(
             name = "Pinned per minute: CRITICAL",

@@ -1,0 +1,117 @@
+package io.github.slingvt.http.internal;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import org.apache.felix.inventory.Format;
+import org.apache.felix.inventory.InventoryPrinter;
+
+/**
+ * The HTML of the console page "Virtual Threads", in the web console's own style (jQuery UI headers,
+ * {@code nicetable}). Every dynamic text is escaped: pool labels, stack frames and error messages are free text.
+ */
+final class ConsolePage {
+
+    /**
+     * The console's style sheet gives blocks no margin, and the sections need some air. A div, not a p: a form
+     * inside a p closes the p, which then spaces nothing.
+     */
+    private static final String SPACED = "<div style='margin:6px 0 16px'>";
+
+    private ConsolePage() {
+    }
+
+    /**
+     * The printer of commons-threads-virtual ({@code slingvt-threadpools}) as the console plugin found it, and
+     * whether it offers HTML (older versions print TEXT only).
+     */
+    record PoolsPrinter(InventoryPrinter printer, boolean html) {
+    }
+
+    /**
+     * @param action the URL the forms post to (the page itself)
+     * @param consoleRoot the web console's root ({@code /system/console}), for the link to the configuration
+     * @param pools the thread-pools printer, or {@code null} when commons-threads-virtual is not active
+     */
+    static void render(PrintWriter out, String action, String consoleRoot, ThreadingState state,
+            SchedulerStats.Figures scheduler, PoolsPrinter pools) {
+        RequestCounters.Snapshot s = state.snapshot();
+        ThreadingSettings settings = state.settings();
+        header(out, "HTTP request threads");
+        out.println("<table class='nicetable' id='slingvt-http'>");
+        row(out, "Mode", s.mode());
+        row(out, "Max concurrent requests",
+                settings.bounded() ? String.valueOf(settings.maxConcurrentRequests()) : "unbounded");
+        row(out, "In flight (peak)", s.inFlight() + " (" + s.peakInFlight() + ")");
+        row(out, "Queued", String.valueOf(s.queued()));
+        row(out, "Admitted / rejected / completed", s.admitted() + " / " + s.rejected() + " / " + s.completed());
+        row(out, "Virtual threads started", String.valueOf(s.virtualThreadsStarted()));
+        row(out, "Kernel max threads", String.valueOf(settings.kernelMaxThreads()));
+        row(out, "Pinned virtual threads", String.valueOf(s.pinnedEvents()));
+        out.println("</table>");
+        out.println(SPACED);
+        for (ThreadingMode mode : ThreadingMode.values()) {
+            button(out, action, "mode", mode.label(), "Switch HTTP requests to " + mode.label(),
+                    mode.label().equals(s.mode()));
+        }
+        out.println("</div>");
+
+        header(out, "Virtual-thread scheduler (jdk.management VirtualThreadSchedulerMXBean)");
+        out.println("<table class='nicetable' id='slingvt-scheduler'>");
+        if (scheduler.available()) {
+            row(out, "Parallelism", String.valueOf(scheduler.parallelism()));
+            row(out, "Pool size (carrier threads)", String.valueOf(scheduler.poolSize()));
+            row(out, "Mounted virtual threads", String.valueOf(scheduler.mountedVirtualThreadCount()));
+            row(out, "Queued virtual threads", String.valueOf(scheduler.queuedVirtualThreadCount()));
+        } else {
+            row(out, "Scheduler", PinningText.escape(scheduler.unavailableReason()));
+        }
+        out.println("</table>");
+        out.println(SPACED + "</div>");
+
+        header(out, "Sling thread pools");
+        out.println("<div id='slingvt-threadpools'>");
+        if (pools == null) {
+            out.println("<p>Not available: the bundle commons-threads-virtual (status printer slingvt-threadpools) "
+                    + "is not active.</p>");
+        } else {
+            out.println(poolsHtml(pools));
+        }
+        out.println("</div>" + SPACED);
+        for (String mode : new String[] {"virtual", "kernel"}) {
+            button(out, action, PoolsModeSwitcher.PARAMETER, mode, "Switch all Sling thread pools to " + mode, false);
+        }
+        out.println("<a href='" + PinningText.escape(consoleRoot + PoolsModeSwitcher.CONFIG_MANAGER_PATH)
+                + "'>Per-pool modes (configuration " + PoolsModeSwitcher.PID + ")</a></div>");
+
+        PinningText.printHtml(out, state.pinning());
+    }
+
+    /** A throwing printer must not take the whole page down; its failure is shown in its place. */
+    private static String poolsHtml(PoolsPrinter pools) {
+        StringWriter buffer = new StringWriter();
+        try (PrintWriter writer = new PrintWriter(buffer)) {
+            pools.printer().print(writer, pools.html() ? Format.HTML : Format.TEXT, false);
+        } catch (RuntimeException e) {
+            return "<p>The thread-pools status printer failed: " + PinningText.escape(String.valueOf(e)) + "</p>";
+        }
+        return pools.html() ? buffer.toString() : "<pre>" + PinningText.escape(buffer.toString()) + "</pre>";
+    }
+
+    private static void header(PrintWriter out, String title) {
+        out.println("<div class='ui-widget-header ui-corner-top'>" + PinningText.escape(title) + "</div>");
+    }
+
+    private static void button(PrintWriter out, String action, String parameter, String value, String label,
+            boolean disabled) {
+        out.println("<form method='post' action='" + PinningText.escape(action) + "' style='display:inline'>"
+                + "<input type='hidden' name='" + parameter + "' value='" + value + "'/>"
+                + "<input type='hidden' name='redirect' value='true'/>"
+                + "<button type='submit'" + (disabled ? " disabled" : "") + ">" + PinningText.escape(label)
+                + "</button></form>");
+    }
+
+    private static void row(PrintWriter out, String name, String value) {
+        out.println("<tr><td>" + name + "</td><td>" + value + "</td></tr>");
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.slingvt.http.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+
+import org.apache.felix.inventory.Format;
+import org.apache.felix.inventory.InventoryPrinter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ConsolePageTest {
+
+    private static final SchedulerStats.Figures FIGURES = new SchedulerStats.Figures(true, 4, 3, 2, 7, "");
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final ThreadingState state = new ThreadingState(timer);
+
+    @AfterEach
+    void stopTimer() {
+        timer.shutdownNow();
+    }
+
+    @Test
+    void showsHttpCountersSchedulerFiguresPoolsAndBothSwitches() {
+        state.pinning().record(new PinnedEvent(25_000_000, "t", "", List.of("a.B.<init>(line 1)")));
+        InventoryPrinter pools = (out, format, zip) -> out.print(format == Format.HTML
+                ? "<table class='nicetable'><tr><td>default</td><td>virtual</td></tr></table>" : "TEXT");
+
+        String html = render(FIGURES, new ConsolePage.PoolsPrinter(pools, true));
+
+        assertThat(html).contains("<tr><td>Mode</td><td>virtual</td></tr>")
+                .contains("<tr><td>Admitted / rejected / completed</td><td>0 / 0 / 0</td></tr>")
+                .contains("<tr><td>Parallelism</td><td>4</td></tr>")
+                .contains("<tr><td>Pool size (carrier threads)</td><td>3</td></tr>")
+                .contains("<tr><td>Mounted virtual threads</td><td>2</td></tr>")
+                .contains("<tr><td>Queued virtual threads</td><td>7</td></tr>")
+                .contains("<tr><td>default</td><td>virtual</td></tr>")
+                .contains("name='mode' value='kernel'", "name='mode' value='virtual'")
+                .contains(">Switch HTTP requests to kernel</button>")
+                .contains("<button type='submit' disabled>Switch HTTP requests to virtual</button>")
+                .contains("name='poolsMode' value='kernel'", "name='poolsMode' value='virtual'")
+                .contains(">Switch all Sling thread pools to kernel</button>")
+                .contains(">Switch all Sling thread pools to virtual</button>")
+                .contains("action='/system/console/slingvt'")
+                .contains("<a href='/system/console/configMgr/io.github.slingvt.threads.VirtualThreadPools'>")
+                .contains("a.B.&lt;init&gt;(line 1)");
+    }
+
+    @Test
+    void saysSoWhenThreadPoolsBundleOrSchedulerIsMissing() {
+        String html = render(SchedulerStats.Figures.unavailable(SchedulerStats.NOT_AVAILABLE), null);
+
+        assertThat(html).contains("<tr><td>Scheduler</td><td>not available (needs JDK 24+)</td></tr>")
+                .doesNotContain("Parallelism")
+                .contains("Not available: the bundle commons-threads-virtual (status printer slingvt-threadpools) "
+                        + "is not active.")
+                .contains(">Switch all Sling thread pools to kernel</button>");
+    }
+
+    @Test
+    void embedsATextOnlyPrinterEscapedInPre() {
+        InventoryPrinter pools = (out, format, zip) -> out.print(format + ": pool <x> & y");
+
+        assertThat(render(FIGURES, new ConsolePage.PoolsPrinter(pools, false)))
+                .contains("<pre>TEXT: pool &lt;x&gt; &amp; y</pre>");
+    }
+
+    @Test
+    void aFailingPrinterDoesNotBreakThePage() {
+        InventoryPrinter pools = (out, format, zip) -> {
+            throw new IllegalStateException("<boom>");
+        };
+
+        assertThat(render(FIGURES, new ConsolePage.PoolsPrinter(pools, true)))
+                .contains("The thread-pools status printer failed: java.lang.IllegalStateException: &lt;boom&gt;")
+                .contains("Pinned virtual threads");
+    }
+
+    @Test
+    void htmlFormatIsDetectedInAnyPropertyShape() {
+        assertThat(ConsolePlugin.offersHtml(new String[] {"TEXT", "HTML", "JSON"})).isTrue();
+        assertThat(ConsolePlugin.offersHtml(List.of("TEXT", "html"))).isTrue();
+        assertThat(ConsolePlugin.offersHtml("HTML")).isTrue();
+        assertThat(ConsolePlugin.offersHtml(new String[] {"TEXT", "JSON"})).isFalse();
+        assertThat(ConsolePlugin.offersHtml(null)).isFalse();
+    }
+
+    private String render(SchedulerStats.Figures figures, ConsolePage.PoolsPrinter pools) {
+        StringWriter out = new StringWriter();
+        ConsolePage.render(new PrintWriter(out), "/system/console/slingvt", "/system/console", state, figures, pools);
+        return out.toString();
+    }
+}

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@code JAVA_OPTS="-Dsling.home=HOME -Dlogback.configurationFile=FEATURE_DIR/conf/logback.xml"}, launcher arguments
  * {@code -f FEATURE -u file://FEATURE_DIR/artifacts -p HOME/launcher -c HOME/cache -V sling.home=HOME
  * -V http.port=PORT -V http.host=127.0.0.1}, working directory HOME, stdout and stderr to {@code HOME/logs/stdout.log}.
- * The JDK is the one running the tests ({@code java.home}, passed as {@code JAVA_HOME}).
+ * The JDK is the one running the tests ({@code java.home}, passed as {@code JAVA_HOME}); {@link #jvmOption(String)}
+ * adds to {@code JAVA_OPTS}.
  */
 public final class SlingInstanceBuilder {
 
@@ -36,6 +38,7 @@ public final class SlingInstanceBuilder {
     private final String name;
     private final Map<String, String> frameworkProperties = new LinkedHashMap<>();
     private final List<Path> installFiles = new ArrayList<>();
+    private final List<String> jvmOptions = new ArrayList<>();
 
     SlingInstanceBuilder(String name) {
         if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -47,6 +50,16 @@ public final class SlingInstanceBuilder {
     /** A framework property for the launcher ({@code -D key=value}); it overrides the value of the feature. */
     public SlingInstanceBuilder frameworkProperty(String key, String value) {
         frameworkProperties.put(key, value);
+        return this;
+    }
+
+    /** A JVM option of the instance ({@code -Xmx512m}), appended to {@code JAVA_OPTS}; no whitespace inside. */
+    public SlingInstanceBuilder jvmOption(String option) {
+        if (option.isBlank() || option.matches(".*\\s.*")) {
+            // The launcher script expands JAVA_OPTS without quotes.
+            throw new IllegalArgumentException("A JVM option without whitespace, please: '" + option + "'");
+        }
+        jvmOptions.add(option);
         return this;
     }
 
@@ -98,7 +111,8 @@ public final class SlingInstanceBuilder {
                     .redirectOutput(home.resolve("logs/stdout.log").toFile());
             builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
             builder.environment().put("JAVA_OPTS", "-Dsling.home=" + home
-                    + " -Dlogback.configurationFile=" + featureDir.resolve("conf/logback.xml"));
+                    + " -Dlogback.configurationFile=" + featureDir.resolve("conf/logback.xml")
+                    + jvmOptions.stream().map(option -> " " + option).collect(Collectors.joining()));
             LOG.info("Starting Sling '{}' on http://127.0.0.1:{}/ with Java {} ({}), home {}", name, port,
                     System.getProperty("java.version"), System.getProperty("java.home"), home);
             // The launcher script ends with "exec java ...": the PID of this process is the PID of the Sling JVM.

@@ -448,7 +448,7 @@ def point_duration(args, rows, name, wname, conns):
     return args.duration + min(MAX_RAMP_S, ramp)
 
 
-def measure_point(args, inst, wname, conns, pdir, duration, others=()):
+def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     w = WORKLOADS[wname]
     url = f"{inst.url}/bin/vt/work.json?{w['params']}"
     samples = {"threads": [], "rss": [], "heap": None}
@@ -468,7 +468,8 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=()):
             time.sleep(0.5)
 
     timeout_s = args.wrk_timeout
-    res = run_wrk(args, url, conns, duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}.json"),
+    suffix = f"-r{rnd}" if args.rounds > 1 else ""
+    res = run_wrk(args, url, conns, duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"),
                   timeout_s, sampler)
     wall = time.time() - t0
     cpu1 = proc_cpu_seconds(inst.pid)
@@ -485,7 +486,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=()):
     lat = res["latency_us"]
     steady, window_s, ramp_s = steady_rate(res, conns, w["r_ms"], dur_s)
     row = dict(
-        config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, duration_s=round(dur_s, 1),
+        config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, round=rnd, duration_s=round(dur_s, 1),
         requests=res["requests"], rps=round(res["requests"] / dur_s, 1) if dur_s else 0,
         rps_steady=steady, steady_window_s=window_s, ramp_s=ramp_s,
         little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1),
@@ -501,7 +502,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=()):
         others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
     )
-    log(f"{inst.name} {wname} C={conns}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
+    log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if args.rounds > 1 else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
         f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
@@ -627,6 +628,8 @@ def main():
     ap.add_argument("--concurrency", help="comma-separated connection counts")
     ap.add_argument("--duration", type=int, help="seconds per measured point")
     ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every point this many times (interleaved); tables show the median and the spread")
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
     ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
     # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
@@ -696,11 +699,13 @@ def main():
     plan["extra"] = [x for x in plan["extra"] if x[1] + 2000 <= fd_limit]
     snapshot_feature(args, out)
     meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick,
-                plan=dict(plan, duration=args.duration, warmup=args.warmup),
+                plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds),
                 configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
                 workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
     grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])
-    points = sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
+    if args.rounds < 1:
+        raise BenchError("--rounds must be 1 or more")
+    points = args.rounds * sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
     est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 10)
     log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
         f"{len(grid)} points, {points} measurements; estimated {est // 60} min {est % 60} s")
@@ -727,15 +732,18 @@ def main():
                 log(f"{name}: {e}")
                 inst.info["error"] = str(e)
                 inst.stop()
-        for i, (wname, c) in enumerate(grid):
-            for inst in live[i % len(live):] + live[:i % len(live)] if live else []:
+        rounds = [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)]
+        for rnd, i, (wname, c) in rounds:
+            k = (i + rnd) % len(live) if live else 0
+            for inst in live[k:] + live[:k]:
                 if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
                     continue
                 try:
                     inst.check_alive()
                     duration = point_duration(args, rows, inst.name, wname, c)
                     others = [o for o in live if o is not inst and "error" not in o.info]
-                    rows.append(measure_point(args, inst, wname, c, pdir, duration, others))
+                    row = measure_point(args, inst, wname, c, pdir, duration, others, rnd + 1)
+                    rows.append(row)
                 except BenchError as e:
                     log(f"{inst.name}: {e}")
                     inst.info["error"] = str(e)

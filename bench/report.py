@@ -8,7 +8,7 @@ import os
 import sys
 from xml.sax.saxutils import escape
 
-FIELDS = ["config", "workload", "r_ms", "concurrency", "duration_s", "requests", "rps", "rps_steady",
+FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "requests", "rps", "rps_steady",
           "steady_window_s", "ramp_s", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
@@ -62,21 +62,52 @@ def fmt_ratio(r):
     return "–" if r is None else f"{r:.2f}×"
 
 
+def lower_median(values):
+    values = sorted(values)
+    return values[(len(values) - 1) // 2] if values else None
+
+
 class Data:
+    """Rows by (config, workload, C). With --rounds N a point has N rows: its figures are those of the round with
+    the (lower) median throughput, and ratios are the median of the per-round ratios (the rounds of one point run
+    back to back, so a ratio within a round is not skewed by drift between rounds)."""
+
     def __init__(self, rows):
+        groups = {}
         for r in rows:  # throughput = steady-state rate; whole-run rate when the run was too short for a window
             r["thr"] = r.get("rps_steady") or r.get("rps")
+            groups.setdefault((r["config"], r["workload"], int(r["concurrency"])), []).append(r)
         self.rows = rows
-        self.by = {(r["config"], r["workload"], int(r["concurrency"])): r for r in rows}
+        self.rounds = {k: sorted(v, key=lambda r: int(r.get("round") or 1)) for k, v in groups.items()}
+        self.by = {k: self._median_row(v) for k, v in groups.items()}
+        self.max_rounds = max((len(v) for v in groups.values()), default=1)
         present = {r["config"] for r in rows}
         self.configs = [c for c in CONFIG_ORDER if c in present] + sorted(present - set(CONFIG_ORDER))
         wl = {r["workload"] for r in rows}
         self.workloads = [w for w in WORKLOAD_ORDER if w in wl] + sorted(wl - set(WORKLOAD_ORDER))
         self.conc = sorted({int(r["concurrency"]) for r in rows})
 
+    @staticmethod
+    def _median_row(rows):
+        measured = [r for r in rows if num(r["thr"]) is not None]
+        if not measured:
+            return rows[0]
+        return sorted(measured, key=lambda r: num(r["thr"]))[(len(measured) - 1) // 2]
+
     def get(self, config, workload, c, field):
         r = self.by.get((config, workload, c))
         return None if r is None else r.get(field)
+
+    def round_ratios(self, a, b, workload, c):
+        ra = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((a, workload, c), [])}
+        rb = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((b, workload, c), [])}
+        return [ratio(ra[k], rb[k]) for k in sorted(ra) if k in rb and ratio(ra[k], rb[k]) is not None]
+
+    def ratio(self, a, b, workload, c):
+        rs = self.round_ratios(a, b, workload, c)
+        if len(rs) > 1:
+            return lower_median(rs)
+        return ratio(self.get(a, workload, c, "thr"), self.get(b, workload, c, "thr"))
 
     def points(self):
         return [(w, c) for w in self.workloads for c in self.conc
@@ -91,22 +122,20 @@ def targets(d):
         return num(d.get(cfg, w, c, "thr"))
 
     vt = rps("vt-unbounded", "R1s", 1000)
-    k200 = rps("kernel-200", "R1s", 1000)
     if vt is None:
         out.append(("C=1,000, R=1 s: vt-unbounded ≥ 900 req/s", "not measured", "not measured"))
     else:
         out.append(("C=1,000, R=1 s: vt-unbounded ≥ 900 req/s", f"{vt:,.0f} req/s", "met" if vt >= 900 else "MISSED"))
-    r = ratio(vt, k200)
+    r = d.ratio("vt-unbounded", "kernel-200", "R1s", 1000)
     out.append(("C=1,000, R=1 s: vt-unbounded ≥ 4.5 × kernel-200", fmt_ratio(r),
                 "not measured" if r is None else ("met" if r >= 4.5 else "MISSED")))
-    vt4 = rps("vt-unbounded", "R1s", 4000)
-    r = ratio(vt4, rps("kernel-1000", "R1s", 4000))
+    r = d.ratio("vt-unbounded", "kernel-1000", "R1s", 4000)
     out.append(("C=4,000, R=1 s: vt-unbounded ≥ 1.6 × kernel-1000", fmt_ratio(r),
                 "not measured" if r is None else ("met" if r >= 1.6 else "MISSED")))
     se = num(d.get("vt-unbounded", "R1s", 4000, "socket_errors"))
     out.append(("C=4,000, R=1 s: vt-unbounded zero socket errors", "not measured" if se is None else f"{se:.0f}",
                 "not measured" if se is None else ("met" if se == 0 else "MISSED")))
-    r = ratio(rps("vt-unbounded", "R100ms", 100), rps("kernel-200", "R100ms", 100))
+    r = d.ratio("vt-unbounded", "kernel-200", "R100ms", 100)
     out.append(("C=100, R=100 ms: 0.97 ≤ vt-unbounded / kernel-200 ≤ 1.05", fmt_ratio(r),
                 "not measured" if r is None else ("met" if 0.97 <= r <= 1.05 else "MISSED")))
     th = num(d.get("vt-unbounded", "park10s", 4000, "threads_max"))
@@ -117,7 +146,7 @@ def targets(d):
     out.append(("4,000 parked requests: vt-unbounded RSS below kernel-1000's",
                 "not measured" if rv is None or rk is None else f"{rv:,.0f} MiB vs {rk:,.0f} MiB",
                 "not measured" if rv is None or rk is None else ("met" if rv < rk else "MISSED")))
-    rs = sorted(x for x in (ratio(rps("vt-unbounded", w, c), rps("vt-no-detector", w, c)) for w, c in d.points())
+    rs = sorted(x for x in (d.ratio("vt-unbounded", "vt-no-detector", w, c) for w, c in d.points())
                 if x is not None)
     if rs:
         med = rs[len(rs) // 2]
@@ -127,7 +156,7 @@ def targets(d):
                     "met" if med >= 0.97 else "MISSED"))
     for a, b, label in (("vt-unbounded", "felix-virtual", "every point: vt-unbounded ≥ 0.97 × felix-virtual"),
                         ("vt-bounded", "vt-unbounded", "every point: vt-bounded ≥ 0.97 × vt-unbounded")):
-        rs = [(w, c, ratio(rps(a, w, c), rps(b, w, c))) for w, c in d.points()]
+        rs = [(w, c, d.ratio(a, b, w, c)) for w, c in d.points()]
         rs = [(w, c, x) for w, c, x in rs if x is not None]
         if not rs:
             out.append((label, "not measured", "not measured"))
@@ -196,9 +225,21 @@ def markdown(d, meta):
     for w, c in d.points():
         bound = next((d.get(cf, w, c, "little_bound_rps") for cf in cfgs if d.get(cf, w, c, "little_bound_rps")), None)
         cells = [fmt(d.get(cf, w, c, "thr")) for cf in cfgs]
-        rc = [fmt_ratio(ratio(d.get(a, w, c, "thr"), d.get(b, w, c, "thr"))) for a, b in ratios]
+        rc = [fmt_ratio(d.ratio(a, b, w, c)) for a, b in ratios]
         L.append("| " + " | ".join([w, f"{c:,}", fmt(bound)] + cells + rc) + " |")
     L.append("")
+
+    if d.max_rounds > 1:
+        L.append(f"## Run-to-run spread ({d.max_rounds} rounds)\n")
+        L.append("Each point was measured in every round, all configurations one after the other (rotating order). "
+                 "Throughput cells above are the median round; ratios are the median of the per-round ratios. "
+                 "Per-round ratios, in round order:\n")
+        L.append("| workload | C | " + " | ".join(f"{a} : {b}" for a, b in ratios) + " |")
+        L.append("|---|---:|" + "---|" * len(ratios))
+        for w, c in d.points():
+            cells = [", ".join(f"{x:.2f}" for x in d.round_ratios(a, b, w, c)) or "–" for a, b in ratios]
+            L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
+        L.append("")
 
     L.append("## Latency p50 / p99 (ms) and errors\n")
     L.append("Errors: socket errors (connect + read + write + timeout) / non-2xx answers. Latencies of saturated "

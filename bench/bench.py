@@ -50,6 +50,10 @@ CONFIGS = {
     "vt-unbounded": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=0 (unbounded)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True),
+    "vt-unbounded-twin": dict(
+        desc="a second vt-unbounded instance, identical: the A/A control that shows this machine's run-to-run noise "
+             "(not in the full run; use it with --configs and --rounds)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True),
     "vt-no-detector": dict(
         desc="vt-unbounded with the JFR pinning detector switched off (io.github.slingvt.http.PinningDetector "
              "enabled=false): the detector's cost is vt-no-detector : vt-unbounded",
@@ -81,7 +85,7 @@ WORKLOADS["park10s"] = dict(r_ms=10000, params="idleDelay=10000",
 EXTRA_POINTS = [("park10s", 4000)]
 WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
 
-FULL = dict(configs=list(CONFIGS), workloads=["R10ms", "R100ms", "R1s", "repo200"],
+FULL = dict(configs=[c for c in CONFIGS if c != "vt-unbounded-twin"], workloads=["R10ms", "R100ms", "R1s", "repo200"],
             concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
 QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
              concurrency=[100, 1000], extra=[], warmup=15, duration=20, pause=2)

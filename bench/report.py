@@ -13,9 +13,10 @@ FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "r
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
           "others_cpu_pct", "drain_s"]
-CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-no-detector", "vt-bounded"]
+CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin", "vt-no-detector",
+                "vt-bounded"]
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
-          "vt-unbounded": "#1f77b4", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd"}
+          "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd"}
 WORKLOAD_ORDER = ["R10ms", "R100ms", "R1s", "repo200", "park10s"]
 PLOT_SKIP = {"park10s"}  # a single concurrency: a table row, not a plot
 
@@ -154,6 +155,12 @@ def targets(d):
                     "≥ 0.97; the spread is this machine's run-to-run noise)",
                     f"median {med:.2f}×, range {rs[0]:.2f}–{rs[-1]:.2f}× over {len(rs)} points",
                     "met" if med >= 0.97 else "MISSED"))
+    aa = [(w, c, d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)) for w, c in d.points()]
+    aa = [(w, c, rs) for w, c, rs in aa if rs]
+    if aa:
+        flat = sorted(x for _, _, rs in aa for x in rs)
+        out.append(("A/A control (not a target): vt-unbounded : vt-unbounded-twin, two identical instances",
+                    f"{len(flat)} measurements, {flat[0]:.2f}–{flat[-1]:.2f}×", "info"))
     for a, b, label in (("vt-unbounded", "felix-virtual", "every point: vt-unbounded ≥ 0.97 × felix-virtual"),
                         ("vt-bounded", "vt-unbounded", "every point: vt-bounded ≥ 0.97 × vt-unbounded")):
         rs = [(w, c, d.ratio(a, b, w, c)) for w, c in d.points()]
@@ -203,14 +210,15 @@ def markdown(d, meta):
     L.append("| target | measured | verdict |")
     L.append("|---|---|---|")
     for t, v, verdict in targets(d):
-        mark = "✅ met" if verdict == "met" else ("– not measured" if verdict == "not measured" else "❌ " + verdict)
+        mark = ("✅ met" if verdict == "met" else "– not measured" if verdict == "not measured"
+                else "noise floor" if verdict == "info" else "❌ " + verdict)
         L.append(f"| {t} | {v} | {mark} |")
     L.append("")
 
     cfgs = d.configs
     ratios = [(a, b) for a, b in (("vt-unbounded", "kernel-200"), ("vt-unbounded", "kernel-1000"),
                                   ("vt-unbounded", "felix-virtual"), ("vt-bounded", "vt-unbounded"),
-                                  ("vt-unbounded", "vt-no-detector"))
+                                  ("vt-unbounded", "vt-no-detector"), ("vt-unbounded", "vt-unbounded-twin"))
               if a in cfgs and b in cfgs]
     L.append("## Throughput (requests/s) and virtual:kernel ratios\n")
     L.append("Steady-state rate: completed responses per second, counted per wall-clock second by wrk's Lua hook, "

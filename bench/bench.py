@@ -623,6 +623,24 @@ def machine_info(args, fd_limit, pinning):
     }
 
 
+def add_launch_args(ap):
+    """What ./sling-vt passes to bench.py and overload.py: where the JDK and the assembled feature are."""
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--java-home", default=os.environ.get("JAVA_HOME", ""))
+    ap.add_argument("--feature-dir")
+    ap.add_argument("--feature-file")
+    ap.add_argument("--launcher-bin")
+
+
+def check_launch_args(args, command):
+    if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
+        raise BenchError(f"no JDK: run this through ./sling-vt {command}, which finds a JDK >= 21")
+    args.jcmd = os.path.join(args.java_home, "bin", "jcmd")
+    for f in (args.feature_file, args.launcher_bin):
+        if not f or not os.path.exists(f):
+            raise BenchError(f"the assembled feature is missing ({f}); run ./sling-vt build")
+
+
 def main():
     ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="R = 100 ms and 1 s, C = 100 and 1,000, kernel-200 vs vt-unbounded")
@@ -644,12 +662,7 @@ def main():
     ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
     ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
-    # Set by ./sling-vt:
-    ap.add_argument("--root", required=True)
-    ap.add_argument("--java-home", default=os.environ.get("JAVA_HOME", ""))
-    ap.add_argument("--feature-dir")
-    ap.add_argument("--feature-file")
-    ap.add_argument("--launcher-bin")
+    add_launch_args(ap)
     args = ap.parse_args()
 
     if args.report_only:
@@ -675,12 +688,7 @@ def main():
     for w in plan["workloads"] + [x[0] for x in plan["extra"]]:
         if w not in WORKLOADS:
             raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
-    if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
-        raise BenchError("no JDK: run this through ./sling-vt bench, which finds a JDK >= 21")
-    args.jcmd = os.path.join(args.java_home, "bin", "jcmd")
-    for f in (args.feature_file, args.launcher_bin):
-        if not f or not os.path.exists(f):
-            raise BenchError(f"the assembled feature is missing ({f}); run ./sling-vt build")
+    check_launch_args(args, "bench")
 
     out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "bench",
                                                    time.strftime("%Y%m%d-%H%M%S")))

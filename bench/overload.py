@@ -666,18 +666,9 @@ def main():
     ap.add_argument("--only", help="comma-separated subset of: bounded, unbounded, slowloris")
     ap.add_argument("--quick", action="store_true", help="smaller sizes (about 4 min): for trying the script")
     ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
-    ap.add_argument("--root", required=True)
-    ap.add_argument("--java-home", default=os.environ.get("JAVA_HOME", ""))
-    ap.add_argument("--feature-dir")
-    ap.add_argument("--feature-file")
-    ap.add_argument("--launcher-bin")
+    bench.add_launch_args(ap)
     args = ap.parse_args()
-    if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
-        raise BenchError("no JDK: run this through ./sling-vt overload, which finds a JDK >= 21")
-    args.jcmd = os.path.join(args.java_home, "bin", "jcmd")
-    for f in (args.feature_file, args.launcher_bin):
-        if not f or not os.path.exists(f):
-            raise BenchError(f"the assembled feature is missing ({f}); run ./sling-vt build")
+    bench.check_launch_args(args, "overload")
     only = (args.only or "bounded,unbounded,slowloris").split(",")
     for o in only:
         if o not in ("bounded", "unbounded", "slowloris"):

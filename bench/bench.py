@@ -623,6 +623,24 @@ def machine_info(args, fd_limit, pinning):
     }
 
 
+def prune_instance_home(home):
+    """An instance home holds a repository (hundreds of MB) and access logs: keep error/stdout logs and the
+    configuration files that were installed, drop the rest."""
+    if not os.path.isdir(home):
+        return
+    install = os.path.join(home, "launcher", "install")
+    if os.path.isdir(install):
+        shutil.copytree(install, os.path.join(home, "installed-config"), dirs_exist_ok=True)
+    for entry in os.listdir(home):
+        if entry not in ("logs", "installed-config"):
+            path = os.path.join(home, entry)
+            shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
+    logs = os.path.join(home, "logs")
+    for entry in os.listdir(logs) if os.path.isdir(logs) else []:
+        if entry.startswith("access."):
+            os.remove(os.path.join(logs, entry))
+
+
 def add_launch_args(ap):
     """What ./sling-vt passes to bench.py and overload.py: where the JDK and the assembled feature are."""
     ap.add_argument("--root", required=True)
@@ -774,21 +792,8 @@ def main():
         json.dump(meta, f, indent=2)
     report.write_csv(csv_path, rows)
     report.write_all(out)
-    # Instance homes hold repositories (hundreds of MB) and access logs: keep error/stdout logs and the
-    # configuration files that were installed.
     for name in plan["configs"]:
-        home = os.path.join(out, "instances", name)
-        install = os.path.join(home, "launcher", "install")
-        if os.path.isdir(install):
-            shutil.copytree(install, os.path.join(home, "installed-config"), dirs_exist_ok=True)
-        for entry in os.listdir(home) if os.path.isdir(home) else []:
-            if entry not in ("logs", "installed-config"):
-                path = os.path.join(home, entry)
-                shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
-        logs = os.path.join(home, "logs")
-        for entry in os.listdir(logs) if os.path.isdir(logs) else []:
-            if entry.startswith("access."):
-                os.remove(os.path.join(logs, entry))
+        prune_instance_home(os.path.join(out, "instances", name))
     shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
     log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
     return 0

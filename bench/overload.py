@@ -713,20 +713,7 @@ def main():
         bench.stop_all()
     # Keep logs and the installed configuration; drop repositories, caches, access logs and the feature copy.
     for name in ("bounded", "unbounded", "slowloris"):
-        home = os.path.join(out, "instances", name)
-        if not os.path.isdir(home):
-            continue
-        install = os.path.join(home, "launcher", "install")
-        if os.path.isdir(install):
-            shutil.copytree(install, os.path.join(home, "installed-config"), dirs_exist_ok=True)
-        for entry in os.listdir(home):
-            if entry not in ("logs", "installed-config"):
-                path = os.path.join(home, entry)
-                shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
-        logs = os.path.join(home, "logs")
-        for entry in os.listdir(logs) if os.path.isdir(logs) else []:
-            if entry.startswith("access."):
-                os.remove(os.path.join(logs, entry))
+        bench.prune_instance_home(os.path.join(out, "instances", name))
     shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
     save()
     log(f"done in {results['elapsed_s']} s: {out}/results.md, results.json")

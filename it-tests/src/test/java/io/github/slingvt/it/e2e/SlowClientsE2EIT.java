@@ -54,11 +54,14 @@ class SlowClientsE2EIT {
     private static final int FAST_TRICKLE_MS = 1_000;
     private static final Duration FAST_OBSERVED = Duration.ofSeconds(20);
     /**
-     * Jetty 12.0.32 race, seen once in 1,000 idle-timeout closes: the fill task of a connection the idle timeout has
-     * just closed runs on a virtual thread and finds its request buffer already released. The connection was being
-     * closed anyway; nothing is lost. Tolerated here (counted in the printout), not fixed in Jetty.
+     * Jetty 12.0.32 race, seen about once in 1,000 idle-timeout closes: the fill task of a connection the idle
+     * timeout has just closed runs on a virtual thread and releases a request buffer that the close released too,
+     * failing in HttpConnection.releaseRequestBuffer with a NullPointerException ("_requestBuffer" is null) or an
+     * IllegalStateException ("already released"); both seen. The connection was being closed anyway; nothing is
+     * lost. Tolerated here by that frame (counted in the printout), not fixed in Jetty (cf. jetty/jetty.project
+     * #12227, #12239 on HttpConnection buffer release).
      */
-    static final String JETTY_RELEASED_BUFFER_NPE = "because \"this._requestBuffer\" is null";
+    static final String JETTY_BUFFER_RELEASE_RACE = "at org.eclipse.jetty.server.internal.HttpConnection.releaseRequestBuffer(";
     private static final String PARTIAL = "GET /bin/vt/work.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a";
 
     /** When the server closed a connection, relative to the last byte the client sent; -1 if it did not. */
@@ -151,9 +154,9 @@ class SlowClientsE2EIT {
                             .isBetween(0L, IDLE_TIMEOUT_MS + CLOSE_MARGIN.toMillis()));
             assertThat(OverloadSupport.getOrFail(sling, DemoServletsSupport.WORK_JSON, false).status())
                     .as("a normal request after the slow clients").isEqualTo(200);
-            System.out.printf("slow clients: Jetty released-request-buffer NPEs in error.log: %d%n",
-                    sling.errorLogLines().stream().filter(line -> line.contains(JETTY_RELEASED_BUFFER_NPE)).count());
-            OverloadSupport.assertAliveWithoutOutOfMemoryOrErrors(sling, List.of(JETTY_RELEASED_BUFFER_NPE));
+            System.out.printf("slow clients: Jetty buffer-release races in error.log: %d%n",
+                    sling.errorLogLines().stream().filter(line -> line.contains(JETTY_BUFFER_RELEASE_RACE)).count());
+            OverloadSupport.assertAliveWithoutOutOfMemoryOrErrors(sling, List.of(JETTY_BUFFER_RELEASE_RACE));
         }
     }
 

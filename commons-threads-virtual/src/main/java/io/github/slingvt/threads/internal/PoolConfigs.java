@@ -1,6 +1,6 @@
 package io.github.slingvt.threads.internal;
 
-import java.util.Locale;
+import io.github.slingvt.config.ConfigReader;
 
 import org.apache.sling.commons.threads.ModifiableThreadPoolConfig;
 import org.apache.sling.commons.threads.ThreadPoolConfig;
@@ -58,32 +58,32 @@ final class PoolConfigs {
         return effective("", a).equals(effective("", b)) && a.getFactory() == b.getFactory();
     }
 
-    /** @throws IllegalArgumentException naming the property to fix */
-    static ModifiableThreadPoolConfig fromFactoryConfig(ThreadPoolFactoryConfig config) {
+    /**
+     * The properties of a factory configuration, as Sling's ModifiableThreadPoolConfig(Map) reads them, with the
+     * defaults a Sling pool gets when one is absent. Ranges are those Sling can run with: a negative value means
+     * unlimited (maxPoolSize, queueSize) or no waiting (shutdownWaitTime) and is written -1.
+     */
+    static ModifiableThreadPoolConfig fromProperties(ConfigReader r) {
+        int max = Integer.MAX_VALUE;
         ModifiableThreadPoolConfig c = new ModifiableThreadPoolConfig();
-        c.setMinPoolSize(config.minPoolSize());
-        c.setMaxPoolSize(config.maxPoolSize());
-        c.setQueueSize(config.queueSize());
-        c.setKeepAliveTime(config.keepAliveTime());
-        c.setBlockPolicy(parse(ThreadPoolPolicy.class, "blockPolicy", config.blockPolicy()));
-        c.setShutdownGraceful(config.shutdownGraceful());
-        c.setDaemon(config.daemon());
-        c.setShutdownWaitTimeMs(config.shutdownWaitTime());
-        c.setPriority(parse(ThreadPriority.class, "priority", config.priority()));
+        c.setMinPoolSize(r.integer("minPoolSize", 5, 0, max));
+        c.setMaxPoolSize(r.integer("maxPoolSize", 5, -1, max));
+        c.setQueueSize(r.integer("queueSize", -1, -1, max));
+        c.setKeepAliveTime(r.number("keepAliveTime", 60_000L, 0, Long.MAX_VALUE));
+        c.setBlockPolicy(ThreadPoolPolicy.valueOf(r.option("blockPolicy", "RUN", names(ThreadPoolPolicy.class))));
+        c.setShutdownGraceful(r.bool("shutdownGraceful", true));
+        c.setDaemon(r.bool("daemon", false));
+        c.setShutdownWaitTimeMs(r.integer("shutdownWaitTime", -1, -1, max));
+        c.setPriority(ThreadPriority.valueOf(r.option("priority", "NORM", names(ThreadPriority.class))));
         return c;
     }
 
-    static <E extends Enum<E>> E parse(Class<E> type, String property, String value) {
-        String normalized = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
-        for (E constant : type.getEnumConstants()) {
-            if (constant.name().equals(normalized)) {
-                return constant;
-            }
+    private static String[] names(Class<? extends Enum<?>> type) {
+        Enum<?>[] constants = type.getEnumConstants();
+        String[] names = new String[constants.length];
+        for (int i = 0; i < constants.length; i++) {
+            names[i] = constants[i].name();
         }
-        StringBuilder allowed = new StringBuilder();
-        for (E constant : type.getEnumConstants()) {
-            allowed.append(allowed.length() == 0 ? "" : ", ").append(constant.name());
-        }
-        throw new IllegalArgumentException(property + " '" + value + "' is invalid; use one of " + allowed);
+        return names;
     }
 }

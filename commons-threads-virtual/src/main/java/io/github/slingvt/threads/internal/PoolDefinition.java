@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.config.ConfigReader;
 import org.apache.sling.commons.threads.ModifiableThreadPoolConfig;
 import org.apache.sling.commons.threads.ThreadPoolConfig;
 
@@ -11,14 +12,14 @@ record PoolDefinition(String pid, String name, ThreadPoolConfig config) {
         config = new ModifiableThreadPoolConfig(config);
     }
 
-    /** @throws IllegalArgumentException naming the property to fix */
-    static PoolDefinition from(String pid, ThreadPoolFactoryConfig config) {
-        String name = config.name() == null ? "" : config.name().trim();
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("property 'name' is missing or empty; set it to the pool name that "
-                    + "consumers pass to ThreadPoolManager.get(name)");
-        }
-        return new PoolDefinition(pid, name, PoolConfigs.fromFactoryConfig(config));
+    /**
+     * Reads one factory configuration; {@code null} when it names no pool (refused on the reader, so that the guard
+     * keeps what this PID had).
+     */
+    static PoolDefinition read(String pid, ConfigReader r) {
+        String name = r.text("name", null);
+        ModifiableThreadPoolConfig config = PoolConfigs.fromProperties(r);
+        return name == null ? null : new PoolDefinition(pid, name, config);
     }
 
     @Override

@@ -2,7 +2,10 @@ package io.github.slingvt.threads.internal;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+
+import io.github.slingvt.config.ConfigReader;
 
 /**
  * A validated, immutable view of {@link VirtualThreadPoolsConfig}. Validation happens here, as a whole, so that a bad
@@ -19,27 +22,24 @@ record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides) {
         overrides = Collections.unmodifiableMap(new LinkedHashMap<>(overrides));
     }
 
-    /** @throws IllegalArgumentException with a message that says which value to fix and how */
-    static PoolModeSettings from(VirtualThreadPoolsConfig config) {
-        PoolMode defaultMode = PoolMode.parse(config.defaultMode(), "defaultMode");
+    /** Reads {@link VirtualThreadPoolsConfig}; each bad value is refused on the reader, naming its property. */
+    static PoolModeSettings read(ConfigReader r) {
+        PoolMode defaultMode = PoolMode.parse(r.option("defaultMode", "virtual", "virtual", "kernel"), "defaultMode");
         Map<String, PoolMode> overrides = new LinkedHashMap<>();
-        String[] entries = config.poolModes() == null ? new String[0] : config.poolModes();
-        for (String entry : entries) {
+        for (String entry : r.texts("poolModes", List.of())) {
             // The web console submits an empty field for an empty list row; that is not an error.
-            if (entry == null || entry.isBlank()) {
+            if (entry.isBlank()) {
                 continue;
             }
             // Split at the last '=' because labels of anonymous pools are free text.
             int eq = entry.lastIndexOf('=');
             String name = eq < 0 ? "" : entry.substring(0, eq).trim();
-            if (name.isEmpty()) {
-                throw new IllegalArgumentException("poolModes entry '" + entry
-                        + "' is not of the form name=virtual or name=kernel");
-            }
-            PoolMode mode = PoolMode.parse(entry.substring(eq + 1), "poolModes entry '" + entry + "'");
-            if (overrides.put(name, mode) != null) {
-                throw new IllegalArgumentException("poolModes names pool '" + name
-                        + "' more than once; keep one entry per pool");
+            String mode = eq < 0 ? "" : entry.substring(eq + 1).trim();
+            if (name.isEmpty() || !(mode.equalsIgnoreCase("virtual") || mode.equalsIgnoreCase("kernel"))) {
+                r.refuse("poolModes", "entries of the form name=virtual or name=kernel (entry '" + entry
+                        + "' is not)");
+            } else if (overrides.put(name, PoolMode.parse(mode, "poolModes")) != null) {
+                r.refuse("poolModes", "each pool name once (pool '" + name + "' appears more than once)");
             }
         }
         return new PoolModeSettings(defaultMode, overrides);

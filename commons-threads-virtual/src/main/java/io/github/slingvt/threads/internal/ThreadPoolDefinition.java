@@ -2,6 +2,7 @@ package io.github.slingvt.threads.internal;
 
 import java.util.Map;
 
+import io.github.slingvt.config.ConfigGuard;
 import org.osgi.framework.Constants;
 import org.osgi.service.component.ComponentConstants;
 import org.osgi.service.component.annotations.Activate;
@@ -11,8 +12,6 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One instance per Apache Sling Thread Pool factory configuration (the PID Sling's own implementation reads), which
@@ -25,22 +24,23 @@ import org.slf4j.LoggerFactory;
 @Designate(ocd = ThreadPoolFactoryConfig.class, factory = true)
 public final class ThreadPoolDefinition {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ThreadPoolDefinition.class);
-
     private final VirtualThreadPoolManager manager;
+    private final ConfigGuard guard;
     private final String pid;
 
+    /** Raw properties through the guard, so that a value of the wrong type is refused, not a failed activation. */
     @Activate
-    public ThreadPoolDefinition(@Reference VirtualThreadPoolManager manager, ThreadPoolFactoryConfig config,
+    public ThreadPoolDefinition(@Reference VirtualThreadPoolManager manager, @Reference ConfigGuard guard,
             Map<String, Object> properties) {
         this.manager = manager;
+        this.guard = guard;
         this.pid = String.valueOf(properties.get(Constants.SERVICE_PID));
-        apply(config);
+        apply(properties);
     }
 
     @Modified
-    void modified(ThreadPoolFactoryConfig config) {
-        apply(config);
+    void modified(Map<String, Object> properties) {
+        apply(properties);
     }
 
     @Deactivate
@@ -51,14 +51,17 @@ public final class ThreadPoolDefinition {
                 || reason == ComponentConstants.DEACTIVATION_REASON_DISPOSED
                 || reason == ComponentConstants.DEACTIVATION_REASON_REFERENCE;
         manager.undefine(this, !goingAway);
+        // Changes arrive through modified(), so a deactivation means this configuration is gone (deleted, or its
+        // bundle stopped): a refusal of it is no longer news.
+        guard.forget(pid);
     }
 
-    private void apply(ThreadPoolFactoryConfig config) {
-        try {
-            manager.define(this, PoolDefinition.from(pid, config));
-        } catch (IllegalArgumentException e) {
-            LOG.error("Refusing thread pool configuration {}: {}. Until it is fixed the pool keeps the settings it "
-                    + "had (Sling's defaults if it never had a valid configuration).", pid, e.getMessage());
+    private void apply(Map<String, Object> properties) {
+        PoolDefinition definition = guard.read(pid, properties, r -> PoolDefinition.read(pid, r));
+        // null: refused and never accepted, the pool keeps Sling's defaults. Refused after an accepted one: the
+        // guard answered that one, which the manager has already.
+        if (definition != null && guard.problems(pid).isEmpty()) {
+            manager.define(this, definition);
         }
     }
 }

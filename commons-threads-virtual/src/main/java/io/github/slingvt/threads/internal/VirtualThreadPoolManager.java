@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.slingvt.config.ConfigGuard;
 import org.apache.sling.commons.threads.ModifiableThreadPoolConfig;
 import org.apache.sling.commons.threads.ThreadPool;
 import org.apache.sling.commons.threads.ThreadPoolConfig;
@@ -18,6 +19,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,33 +54,29 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager {
     /** Guarded by lock. */
     private boolean deactivated;
 
+    private final ConfigGuard guard;
+
+    /**
+     * Raw properties, read through the guard: DS would fail the activation on a value of the wrong type, and with it
+     * every Sling pool. A refused configuration leaves the defaults in force at start, the previous settings later.
+     */
     @Activate
-    public VirtualThreadPoolManager(VirtualThreadPoolsConfig config) {
+    public VirtualThreadPoolManager(@Reference ConfigGuard guard, Map<String, Object> properties) {
         int feature = Runtime.version().feature();
         if (feature < 21) {
             throw new IllegalStateException("Sling VT thread pools need virtual threads, which this Java " + feature
                     + " does not have. Run this Sling instance on a JDK 21 or newer.");
         }
-        PoolModeSettings initial;
-        try {
-            initial = PoolModeSettings.from(config);
-        } catch (IllegalArgumentException e) {
-            initial = PoolModeSettings.DEFAULTS;
-            LOG.error("Refusing configuration {}: {}. Fix it in the configuration; until then the defaults apply: {}",
-                    VirtualThreadPoolsConfig.PID, e.getMessage(), initial);
-        }
+        this.guard = guard;
+        PoolModeSettings initial = guard.read(VirtualThreadPoolsConfig.PID, properties, PoolModeSettings::read);
         this.settings = new AtomicReference<>(initial);
         LOG.info("Sling VT Thread Pool Manager started: {}", initial);
     }
 
     @Modified
-    void modified(VirtualThreadPoolsConfig config) {
-        PoolModeSettings next;
-        try {
-            next = PoolModeSettings.from(config);
-        } catch (IllegalArgumentException e) {
-            LOG.error("Refusing configuration {}: {}. Fix it in the configuration; the previous settings stay in "
-                    + "force: {}", VirtualThreadPoolsConfig.PID, e.getMessage(), settings.get());
+    void modified(Map<String, Object> properties) {
+        PoolModeSettings next = guard.read(VirtualThreadPoolsConfig.PID, properties, PoolModeSettings::read);
+        if (!guard.problems(VirtualThreadPoolsConfig.PID).isEmpty()) {
             return;
         }
         synchronized (lock) {

@@ -23,6 +23,7 @@ import org.apache.sling.commons.threads.ModifiableThreadPoolConfig;
 import org.apache.sling.commons.threads.ThreadPool;
 import org.apache.sling.commons.threads.ThreadPoolConfig.ThreadPoolPolicy;
 import org.apache.sling.commons.threads.ThreadPoolManager;
+import io.github.slingvt.config.ConfigProblem;
 import org.apache.sling.testing.mock.osgi.junit5.OsgiContext;
 import org.apache.sling.testing.mock.osgi.junit5.OsgiContextExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,11 +79,31 @@ class ConfigurationTest {
     }
 
     @Test
-    void validationMessagesSayWhatToFix() {
-        assertThatThrownBy(() -> PoolMode.parse("turbo", "defaultMode"))
-                .hasMessageContaining("defaultMode").hasMessageContaining("use 'virtual' or 'kernel'");
-        assertThatThrownBy(() -> PoolConfigs.parse(ThreadPoolPolicy.class, "blockPolicy", "WAIT"))
-                .hasMessageContaining("blockPolicy 'WAIT' is invalid; use one of ABORT, DISCARD, DISCARDOLDEST, RUN");
+    void refusalsNameThePropertyTheValueAndWhatIsAllowed() {
+        fixture.manager("turbo");
+        fixture.define("refused", "blockPolicy", "WAIT", "maxPoolSize", "lots");
+
+        assertThat(fixture.guard().problems()).extracting(ConfigProblem::message).containsExactly(
+                VirtualThreadPoolsConfig.PID + ": property 'defaultMode' = 'turbo' refused; allowed: one of virtual, kernel",
+                ThreadPoolFactoryConfig.FACTORY_PID + "~refused: property 'maxPoolSize' = 'lots' refused; allowed: "
+                        + "a whole number from -1 to 2147483647",
+                ThreadPoolFactoryConfig.FACTORY_PID + "~refused: property 'blockPolicy' = 'WAIT' refused; allowed: "
+                        + "one of ABORT, DISCARD, DISCARDOLDEST, RUN");
+    }
+
+    @Test
+    void aRefusedPoolConfigurationKeepsThePoolsLastAcceptedSettings() {
+        VirtualThreadPoolManager manager = fixture.manager("virtual");
+        ThreadPoolDefinition definition = fixture.define("kept", "maxPoolSize", 3);
+        ThreadPool pool = manager.get("kept");
+
+        fixture.redefine(definition, "kept", "maxPoolSize", new String[] {"7", "8"});
+
+        assertThat(pool.getConfiguration().getMaxPoolSize()).isEqualTo(3);
+        assertThat(fixture.guard().problems()).singleElement()
+                .satisfies(p -> assertThat(p.value()).isEqualTo("[7, 8]"));
+        fixture.delete(definition);
+        assertThat(fixture.guard().problems()).isEmpty();
     }
 
     @Test

@@ -8,6 +8,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.internal.ConfigGuardService;
 import org.apache.sling.testing.mock.osgi.MockOsgi;
 import org.apache.sling.testing.mock.osgi.junit5.OsgiContext;
 
@@ -18,8 +20,16 @@ final class Fixture {
 
     private final OsgiContext context;
 
+    private final ConfigGuardService guard = new ConfigGuardService();
+
     Fixture(OsgiContext context) {
         this.context = context;
+        context.registerService(ConfigGuard.class, guard);
+    }
+
+    /** The guard the components read their configurations through. */
+    ConfigGuardService guard() {
+        return guard;
     }
 
     VirtualThreadPoolManager manager(String defaultMode, String... poolModes) {

@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.ConfigReader;
 import org.apache.sling.api.resource.LoginException;
 import org.apache.sling.api.resource.PersistenceException;
 import org.apache.sling.api.resource.Resource;
@@ -49,14 +51,19 @@ public final class ContentSeeder {
     public ContentSeeder(@Reference ResourceResolverFactory resolverFactory,
             @Reference(target = "(" + ServiceUserMapped.SUBSERVICENAME + "=" + DemoContent.SUBSERVICE_SEEDER + ")")
                     ServiceUserMapped seederUser,
-            SeederConfig config) {
+            @Reference ConfigGuard guard, Map<String, Object> properties) {
         this.resolverFactory = resolverFactory;
-        this.shape = new TreeShape(
-                bounded("folders", config.folders(), MAX_SIZE),
-                bounded("nodesPerFolder", config.nodesPerFolder(), MAX_SIZE));
-        this.batchSize = bounded("batchSize", config.batchSize(), MAX_BATCH);
-        this.progress = new SeedProgress(config.enabled() ? SeedProgress.State.PENDING : SeedProgress.State.DISABLED);
-        if (config.enabled()) {
+        Settings config = guard.read(SeederConfig.PID, properties, Settings::read);
+        boolean refused = !guard.problems(SeederConfig.PID).isEmpty();
+        this.shape = new TreeShape(config.folders(), config.nodesPerFolder());
+        this.batchSize = config.batchSize();
+        this.progress = new SeedProgress(refused ? SeedProgress.State.REFUSED
+                : config.enabled() ? SeedProgress.State.PENDING : SeedProgress.State.DISABLED);
+        if (refused) {
+            this.worker = null;
+            LOG.warn("Demo content seeding is paused until configuration {} is fixed; the content stays as it is",
+                    SeederConfig.PID);
+        } else if (config.enabled()) {
             // Started last: everything the thread reads is assigned before Thread.start().
             this.worker = Thread.ofPlatform().name("vt-demo-seeder").daemon(true).unstarted(this::run);
             worker.start();
@@ -168,12 +175,11 @@ public final class ContentSeeder {
         return json;
     }
 
-    private static int bounded(String name, int value, int max) {
-        if (value >= 1 && value <= max) {
-            return value;
+    /** The validated {@link SeederConfig}. */
+    record Settings(boolean enabled, int folders, int nodesPerFolder, int batchSize) {
+        static Settings read(ConfigReader r) {
+            return new Settings(r.bool("enabled", true), r.integer("folders", 100, 1, MAX_SIZE),
+                    r.integer("nodesPerFolder", 100, 1, MAX_SIZE), r.integer("batchSize", 1000, 1, MAX_BATCH));
         }
-        int used = Math.max(1, Math.min(max, value));
-        LOG.warn("{} {}={} is outside 1-{}; using {}", SeederConfig.PID, name, value, max, used);
-        return used;
     }
 }

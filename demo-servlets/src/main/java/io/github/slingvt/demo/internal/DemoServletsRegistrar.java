@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.servlet.Servlet;
 
+import io.github.slingvt.config.ConfigGuard;
 import org.apache.sling.api.resource.ResourceResolverFactory;
 import org.apache.sling.serviceusermapping.ServiceUserMapped;
 import org.osgi.framework.BundleContext;
@@ -44,8 +46,8 @@ public final class DemoServletsRegistrar {
             @Reference ContentSeeder seeder,
             @Reference(target = "(" + ServiceUserMapped.SUBSERVICENAME + "=" + DemoContent.SUBSERVICE_WRITER + ")")
                     ServiceUserMapped writerUser,
-            DemoServletsConfig config) {
-        if (!config.enabled()) {
+            @Reference ConfigGuard guard, Map<String, Object> properties) {
+        if (!enabled(guard, properties)) {
             this.fanout = null;
             this.cpuPool = null;
             LOG.info("Demo servlets are disabled ({} enabled=false)", DemoServletsConfig.PID);
@@ -95,6 +97,14 @@ public final class DemoServletsRegistrar {
 
     private void register(BundleContext bundleContext, Servlet servlet, Dictionary<String, Object> properties) {
         registrations.add(bundleContext.registerService(Servlet.class, servlet, properties));
+    }
+
+    /**
+     * {@link DemoServletsConfig#enabled()}, read from the raw properties through the guard: DS would fail the
+     * activation on a value of the wrong type, silently leaving the servlets away.
+     */
+    static boolean enabled(ConfigGuard guard, Map<String, Object> properties) {
+        return guard.read(DemoServletsConfig.PID, properties, r -> r.bool("enabled", true));
     }
 
     /** Strict: only the listed extensions and GET/HEAD reach the servlet; anything else is 404 or 405. */

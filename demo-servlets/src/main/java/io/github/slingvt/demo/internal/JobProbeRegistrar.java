@@ -9,6 +9,7 @@ import java.util.Map;
 
 import jakarta.servlet.Servlet;
 
+import io.github.slingvt.config.ConfigGuard;
 import org.apache.sling.commons.scheduler.Scheduler;
 import org.apache.sling.event.jobs.JobManager;
 import org.apache.sling.event.jobs.consumer.JobConsumer;
@@ -37,8 +38,8 @@ public final class JobProbeRegistrar {
 
     @Activate
     public JobProbeRegistrar(BundleContext bundleContext, @Reference Scheduler scheduler,
-            @Reference JobManager jobManager, DemoServletsConfig config) {
-        if (!config.enabled()) {
+            @Reference JobManager jobManager, @Reference ConfigGuard guard, Map<String, Object> properties) {
+        if (!DemoServletsRegistrar.enabled(guard, properties)) {
             return;
         }
         JobThreadsProbe probe = new JobThreadsProbe(

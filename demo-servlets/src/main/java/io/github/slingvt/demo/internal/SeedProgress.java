@@ -9,6 +9,11 @@ final class SeedProgress {
     enum State {
         /** Seeding is switched off by configuration. */
         DISABLED,
+        /**
+         * The configuration was refused: nothing is written, so that an unreadable size never grows or prunes the
+         * tree to the defaults.
+         */
+        REFUSED,
         /** Not started yet. */
         PENDING,
         BINARIES,

@@ -9,6 +9,8 @@ import jakarta.json.JsonObject;
 import org.apache.sling.servlethelpers.MockSlingJakartaHttpServletResponse;
 import org.apache.sling.serviceusermapping.ServiceUserMapped;
 import org.apache.sling.testing.mock.sling.ResourceResolverType;
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.internal.ConfigGuardService;
 import org.apache.sling.testing.mock.sling.junit5.SlingContext;
 import org.apache.sling.testing.mock.sling.junit5.SlingContextExtension;
 import org.junit.jupiter.api.Test;
@@ -20,7 +22,10 @@ class ContentSeederTest {
 
     private final SlingContext context = new SlingContext(ResourceResolverType.JCR_MOCK);
 
+    private final ConfigGuardService guard = new ConfigGuardService();
+
     private ContentSeeder activate(Object... properties) {
+        context.registerService(ConfigGuard.class, guard);
         context.registerService(ServiceUserMapped.class, new ServiceUserMapped() {
         }, ServiceUserMapped.SUBSERVICENAME, DemoContent.SUBSERVICE_SEEDER);
         return context.registerInjectActivateService(ContentSeeder.class, properties);
@@ -79,9 +84,15 @@ class ContentSeederTest {
     }
 
     @Test
-    void outOfRangeSizesAreBounded() {
+    void aRefusedConfigurationWritesNothingSoThatNoTreeIsPrunedToTheDefaults() throws Exception {
         Fixtures.repoinit(context);
-        ContentSeeder seeder = activate("enabled", false, "folders", 0, "nodesPerFolder", 50_000);
-        assertThat(seeder.configuredShape()).isEqualTo(new DemoContent.TreeShape(1, 10_000));
+        ContentSeeder seeder = activate("folders", 0, "nodesPerFolder", "lots");
+
+        assertThat(seeder.progress().state()).isEqualTo(SeedProgress.State.REFUSED);
+        assertThat(guard.problems()).extracting(p -> p.property() + "=" + p.value())
+                .containsExactly("folders=0", "nodesPerFolder=lots");
+        Thread.sleep(100);
+        assertThat(context.resourceResolver().getResource(DemoContent.BINARIES)).isNull();
+        assertThat(seeder.status(context.resourceResolver()).get("state")).isEqualTo("REFUSED");
     }
 }

@@ -9,6 +9,8 @@ import java.util.Objects;
 import jakarta.servlet.Servlet;
 
 import org.apache.sling.serviceusermapping.ServiceUserMapped;
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.internal.ConfigGuardService;
 import org.apache.sling.testing.mock.sling.junit5.SlingContext;
 import org.apache.sling.testing.mock.sling.junit5.SlingContextExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +25,7 @@ class DemoServletsRegistrarTest {
 
     @BeforeEach
     void dependencies() {
+        context.registerService(ConfigGuard.class, new ConfigGuardService());
         for (String subservice : List.of(DemoContent.SUBSERVICE_SEEDER, DemoContent.SUBSERVICE_WRITER)) {
             context.registerService(ServiceUserMapped.class, new ServiceUserMapped() {
             }, ServiceUserMapped.SUBSERVICENAME, subservice);

@@ -9,6 +9,8 @@ import jakarta.servlet.Servlet;
 import org.apache.sling.commons.scheduler.Scheduler;
 import org.apache.sling.event.jobs.JobManager;
 import org.apache.sling.event.jobs.consumer.JobConsumer;
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.internal.ConfigGuardService;
 import org.apache.sling.testing.mock.sling.junit5.SlingContext;
 import org.apache.sling.testing.mock.sling.junit5.SlingContextExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +34,7 @@ class JobProbeRegistrarTest {
 
     @BeforeEach
     void dependencies() {
+        context.registerService(ConfigGuard.class, new ConfigGuardService());
         context.registerService(Scheduler.class, unused(Scheduler.class));
         context.registerService(JobManager.class, unused(JobManager.class));
     }

@@ -2,6 +2,9 @@ package io.github.slingvt.http.internal;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
+
+import io.github.slingvt.config.ConfigProblem;
 
 import org.apache.felix.inventory.Format;
 import org.apache.felix.inventory.InventoryPrinter;
@@ -32,11 +35,15 @@ final class ConsolePage {
      * @param action the URL the forms post to (the page itself)
      * @param consoleRoot the web console's root ({@code /system/console}), for the link to the configuration
      * @param pools the thread-pools printer, or {@code null} when commons-threads-virtual is not active
+     * @param problems the refused configuration values of all Sling VT bundles
      */
     static void render(PrintWriter out, String action, String consoleRoot, ThreadingState state,
-            SchedulerStats.Figures scheduler, PoolsPrinter pools) {
+            SchedulerStats.Figures scheduler, PoolsPrinter pools, List<ConfigProblem> problems) {
         RequestCounters.Snapshot s = state.snapshot();
         ThreadingSettings settings = state.settings();
+        if (!problems.isEmpty()) {
+            configProblems(out, consoleRoot, problems);
+        }
         header(out, "HTTP request threads");
         out.println("<table class='nicetable' id='slingvt-http'>");
         row(out, "Mode", s.mode());
@@ -85,6 +92,21 @@ final class ConsolePage {
                 + "'>Per-pool modes (configuration " + PoolsModeSwitcher.PID + ")</a></div>");
 
         PinningText.printHtml(out, state.pinning());
+    }
+
+    /** First on the page: the instance is not running with the settings the operator asked for. */
+    private static void configProblems(PrintWriter out, String consoleRoot, List<ConfigProblem> problems) {
+        header(out, "Refused configurations: the previous settings (or the defaults) stay in force");
+        out.println("<table class='nicetable' id='slingvt-config-errors'>");
+        out.println("<tr><th>Configuration</th><th>Property</th><th>Value</th><th>Allowed</th></tr>");
+        for (ConfigProblem p : problems) {
+            String link = "<a href='" + PinningText.escape(consoleRoot + "/configMgr/" + p.pid()) + "'>"
+                    + PinningText.escape(p.pid()) + "</a>";
+            out.println("<tr><td>" + link + "</td><td>" + PinningText.escape(p.property()) + "</td><td>"
+                    + PinningText.escape(p.value()) + "</td><td>" + PinningText.escape(p.allowed()) + "</td></tr>");
+        }
+        out.println("</table>");
+        out.println(SPACED + "</div>");
     }
 
     /** A throwing printer must not take the whole page down; its failure is shown in its place. */

@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.github.slingvt.config.ConfigGuard;
 import org.apache.felix.inventory.InventoryPrinter;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.service.component.annotations.Activate;
@@ -46,6 +47,7 @@ public final class ConsolePlugin extends HttpServlet {
     private static final String POOLS_PRINTER = "slingvt-threadpools";
 
     private final transient VirtualThreadsConnectorFactory factory;
+    private final transient ConfigGuard guard;
     private final transient ModeSwitcher switcher;
     private final transient PoolsModeSwitcher poolsSwitcher;
     private final transient SchedulerStats scheduler = SchedulerStats.platform();
@@ -57,8 +59,9 @@ public final class ConsolePlugin extends HttpServlet {
 
     @Activate
     public ConsolePlugin(@Reference VirtualThreadsConnectorFactory factory,
-            @Reference ConfigurationAdmin configurationAdmin) {
+            @Reference ConfigurationAdmin configurationAdmin, @Reference ConfigGuard guard) {
         this.factory = factory;
+        this.guard = guard;
         this.switcher = new ModeSwitcher(configurationAdmin, factory.state());
         this.poolsSwitcher = new PoolsModeSwitcher(configurationAdmin);
     }
@@ -84,7 +87,7 @@ public final class ConsolePlugin extends HttpServlet {
         response.setContentType("text/html;charset=utf-8");
         String consoleRoot = request.getContextPath() + request.getServletPath();
         ConsolePage.render(response.getWriter(), consoleRoot + "/slingvt", consoleRoot, factory.state(),
-                scheduler.read(), poolsPrinter.get());
+                scheduler.read(), poolsPrinter.get(), guard.problems());
     }
 
     @Override

@@ -1,7 +1,11 @@
 package io.github.slingvt.http.internal;
 
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.stream.Collectors;
 
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.ConfigProblem;
 import org.apache.felix.inventory.Format;
 import org.apache.felix.inventory.InventoryPrinter;
 import org.osgi.service.component.annotations.Activate;
@@ -22,15 +26,17 @@ import org.osgi.service.component.annotations.Reference;
 public final class HttpStatusPrinter implements InventoryPrinter {
 
     private final VirtualThreadsConnectorFactory factory;
+    private final ConfigGuard guard;
     private final SchedulerStats scheduler;
 
     @Activate
-    public HttpStatusPrinter(@Reference VirtualThreadsConnectorFactory factory) {
-        this(factory, SchedulerStats.platform());
+    public HttpStatusPrinter(@Reference VirtualThreadsConnectorFactory factory, @Reference ConfigGuard guard) {
+        this(factory, guard, SchedulerStats.platform());
     }
 
-    HttpStatusPrinter(VirtualThreadsConnectorFactory factory, SchedulerStats scheduler) {
+    HttpStatusPrinter(VirtualThreadsConnectorFactory factory, ConfigGuard guard, SchedulerStats scheduler) {
         this.factory = factory;
+        this.guard = guard;
         this.scheduler = scheduler;
     }
 
@@ -39,8 +45,10 @@ public final class HttpStatusPrinter implements InventoryPrinter {
         ThreadingSettings settings = factory.state().settings();
         RequestCounters.Snapshot s = factory.state().snapshot();
         SchedulerStats.Figures figures = scheduler.read();
+        List<ConfigProblem> problems = guard.problems();
         if (format == Format.JSON) {
-            out.print(s.toJson("scheduler", figures.toJson()));
+            String json = s.toJson("scheduler", figures.toJson());
+            out.print(json.substring(0, json.length() - 1) + ",\"configErrors\":" + configErrorsJson(problems) + "}");
             return;
         }
         out.printf("Mode: %s%n", s.mode());
@@ -52,5 +60,16 @@ public final class HttpStatusPrinter implements InventoryPrinter {
         out.printf("Kernel max threads: %d%n", settings.kernelMaxThreads());
         out.printf("%s%n", figures.toText());
         PinningText.printText(out, factory.state().pinning());
+        out.printf("Refused configurations: %s%n", problems.isEmpty() ? "none" : problems.size());
+        problems.forEach(p -> out.printf("  %s%n", p.message()));
+    }
+
+    /** {@code [{"pid":..,"property":..,"value":..,"allowed":..,"message":..}]}: what ./sling-vt status shows. */
+    static String configErrorsJson(List<ConfigProblem> problems) {
+        return problems.stream()
+                .map(p -> "{\"pid\":" + JsonText.quote(p.pid()) + ",\"property\":" + JsonText.quote(p.property())
+                        + ",\"value\":" + JsonText.quote(p.value()) + ",\"allowed\":" + JsonText.quote(p.allowed())
+                        + ",\"message\":" + JsonText.quote(p.message()) + "}")
+                .collect(Collectors.joining(",", "[", "]"));
     }
 }

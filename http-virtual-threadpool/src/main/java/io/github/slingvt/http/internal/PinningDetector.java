@@ -1,6 +1,10 @@
 package io.github.slingvt.http.internal;
 
 import java.time.Duration;
+import java.util.Map;
+
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.ConfigReader;
 
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -30,12 +34,15 @@ public final class PinningDetector {
     private final PinningStats stats;
     private final Stream stream;
 
+    /** Raw properties, read through the guard: a value of the wrong type must not leave the detector unregistered. */
     @Activate
-    public PinningDetector(@Reference VirtualThreadsConnectorFactory factory, PinningDetectorConfig config) {
+    public PinningDetector(@Reference VirtualThreadsConnectorFactory factory, @Reference ConfigGuard guard,
+            Map<String, Object> properties) {
+        Settings settings = guard.read(PinningDetectorConfig.PID, properties, Settings::read);
         this.stats = factory.state().pinning();
-        stats.setMaxStacks(clamp("maxStacks", config.maxStacks(), 1, 1000));
-        this.stream = config.enabled() ? start(clamp("thresholdMillis", config.thresholdMillis(), 1, 60_000)) : null;
-        if (stream == null && !config.enabled()) {
+        stats.setMaxStacks(settings.maxStacks());
+        this.stream = settings.enabled() ? start(settings.thresholdMillis()) : null;
+        if (!settings.enabled()) {
             stats.detectorState("disabled by configuration " + PinningDetectorConfig.PID);
         }
     }
@@ -78,11 +85,11 @@ public final class PinningDetector {
         boolean close(Duration wait);
     }
 
-    private static int clamp(String name, long value, int min, int max) {
-        if (value < min || value > max) {
-            LOG.warn("{} {}={} is out of range {}-{}; using {}", PinningDetectorConfig.PID, name, value, min, max,
-                    Math.max(min, Math.min(max, value)));
+    /** The validated {@link PinningDetectorConfig}. */
+    record Settings(boolean enabled, long thresholdMillis, int maxStacks) {
+        static Settings read(ConfigReader r) {
+            return new Settings(r.bool("enabled", true), r.number("thresholdMillis", 20, 1, 60_000),
+                    r.integer("maxStacks", 20, 1, 1000));
         }
-        return (int) Math.max(min, Math.min(max, value));
     }
 }

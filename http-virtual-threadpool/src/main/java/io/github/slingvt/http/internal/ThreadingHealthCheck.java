@@ -1,7 +1,14 @@
 package io.github.slingvt.http.internal;
 
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.ConfigProblem;
+import io.github.slingvt.config.ConfigReader;
 
 import org.apache.felix.hc.api.FormattingResultLog;
 import org.apache.felix.hc.api.HealthCheck;
@@ -24,20 +31,26 @@ import org.osgi.service.metatype.annotations.Designate;
 public final class ThreadingHealthCheck implements HealthCheck {
 
     private final ThreadingState state;
-    private final ThreadingHealthCheckConfig config;
+    private final Settings config;
+    private final Supplier<List<ConfigProblem>> configProblems;
     private final LongSupplier clock;
     private final RateWindow window;
 
+    /** Raw properties through the guard: a value of the wrong type must not unregister the check. */
     @Activate
-    public ThreadingHealthCheck(@Reference VirtualThreadsConnectorFactory factory, ThreadingHealthCheckConfig config) {
-        this(factory.state(), config, System::nanoTime);
+    public ThreadingHealthCheck(@Reference VirtualThreadsConnectorFactory factory, @Reference ConfigGuard guard,
+            Map<String, Object> properties) {
+        this(factory.state(), guard.read(ThreadingHealthCheckConfig.PID, properties, Settings::read), guard::problems,
+                System::nanoTime);
     }
 
-    ThreadingHealthCheck(ThreadingState state, ThreadingHealthCheckConfig config, LongSupplier clock) {
+    ThreadingHealthCheck(ThreadingState state, Settings config, Supplier<List<ConfigProblem>> configProblems,
+            LongSupplier clock) {
         this.state = state;
         this.config = config;
+        this.configProblems = configProblems;
         this.clock = clock;
-        long interval = TimeUnit.SECONDS.toNanos(Math.max(10, Math.min(86_400, config.intervalSeconds())));
+        long interval = TimeUnit.SECONDS.toNanos(config.intervalSeconds());
         RequestCounters.Snapshot now = state.snapshot();
         this.window = new RateWindow(interval, clock.getAsLong(), now.rejected(), now.pinnedEvents());
     }
@@ -53,6 +66,10 @@ public final class ThreadingHealthCheck implements HealthCheck {
                 config.rejectedPerMinuteCritical());
         check(log, "Pinned virtual threads", rates.pinnedPerMinute(), config.pinnedPerMinuteWarn(),
                 config.pinnedPerMinuteCritical());
+        for (ConfigProblem problem : configProblems.get()) {
+            // WARN, not CRITICAL: the instance serves, but not with the settings the operator asked for.
+            log.warn("Configuration refused, the previous settings stay in force: {}", problem.message());
+        }
         PinningStats pinning = state.pinning();
         log.info("Pinning detector: {}", pinning.detectorState());
         if (rates.pinned() > 0 && !pinning.topStacks().isEmpty()) {
@@ -69,6 +86,21 @@ public final class ThreadingHealthCheck implements HealthCheck {
             log.warn("{}: {} per minute, above the WARN rate {}", what, rate, warn);
         } else {
             log.info("{}: {} per minute (WARN above {}, CRITICAL above {})", what, rate, warn, critical);
+        }
+    }
+
+    /** The validated {@link ThreadingHealthCheckConfig} (hc.name and hc.tags are read by Felix, not here). */
+    record Settings(long intervalSeconds, double rejectedPerMinuteWarn, double rejectedPerMinuteCritical,
+            double pinnedPerMinuteWarn, double pinnedPerMinuteCritical) {
+
+        static final double MAX_RATE = 1e9;
+
+        static Settings read(ConfigReader r) {
+            return new Settings(r.number("intervalSeconds", 300, 10, 86_400),
+                    r.decimal("rejectedPerMinuteWarn", 10, 0, MAX_RATE),
+                    r.decimal("rejectedPerMinuteCritical", 100, 0, MAX_RATE),
+                    r.decimal("pinnedPerMinuteWarn", 1, 0, MAX_RATE),
+                    r.decimal("pinnedPerMinuteCritical", 10, 0, MAX_RATE));
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.github.slingvt.http.internal;
 
+import io.github.slingvt.config.ConfigReader;
+
 /**
  * A validated, immutable view of {@link VirtualThreadsConfig}. Validation lives here so that a bad configuration
  * is refused as a whole and the settings in force stay untouched.
@@ -33,15 +35,24 @@ public record ThreadingSettings(
         }
     }
 
-    public static ThreadingSettings from(VirtualThreadsConfig config) {
-        return new ThreadingSettings(
-                ThreadingMode.parse(config.mode()),
-                config.maxConcurrentRequests(),
-                config.queueTimeout(),
-                config.maxQueuedRequests(),
-                config.retryAfterSeconds(),
-                config.kernelMaxThreads(),
-                config.virtualModePlatformThreads());
+    /**
+     * Reads {@link VirtualThreadsConfig}'s properties. Every value is checked here, by type and range, so that
+     * {@link io.github.slingvt.config.ConfigGuard} can refuse a bad configuration as a whole with a message per value.
+     */
+    public static ThreadingSettings read(ConfigReader r) {
+        ThreadingMode mode = ThreadingMode.parse(r.option("mode", DEFAULTS.mode.label(), "virtual", "kernel"));
+        int platform = r.integer("virtualModePlatformThreads", AUTO, 0, 100_000);
+        if (platform != AUTO && platform < 8) {
+            r.refuse("virtualModePlatformThreads", "0 (automatic) or a whole number from 8 to 100000");
+            platform = AUTO;
+        }
+        return new ThreadingSettings(mode,
+                r.integer("maxConcurrentRequests", DEFAULTS.maxConcurrentRequests, 0, 1_000_000),
+                r.number("queueTimeout", DEFAULTS.queueTimeoutMillis, 1, 600_000),
+                r.integer("maxQueuedRequests", DEFAULTS.maxQueuedRequests, 0, 1_000_000),
+                r.integer("retryAfterSeconds", DEFAULTS.retryAfterSeconds, 1, 3600),
+                r.integer("kernelMaxThreads", DEFAULTS.kernelMaxThreads, 8, 100_000),
+                platform);
     }
 
     /** The size Jetty's QueuedThreadPool should have in this mode; {@link #AUTO} lets the installer decide. */

@@ -1,10 +1,14 @@
 package io.github.slingvt.http.internal;
 
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.stream.Collectors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 
+import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.config.ConfigProblem;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -13,6 +17,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,14 +36,20 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(VirtualThreadsConnectorFactory.class);
 
+    private final ConfigGuard guard;
     private final ScheduledExecutorService timeouts;
     private final ThreadingState state;
     private final HttpThreadsJmx jmx;
     private final Map<Server, ServerInstaller.Installation> installed = new WeakHashMap<>();
 
+    /**
+     * Takes the raw properties, not {@link VirtualThreadsConfig}: DS would fail the activation on a value of the wrong
+     * type before this class could refuse it, and the requests would silently stay on Jetty's platform threads.
+     */
     @Activate
-    public VirtualThreadsConnectorFactory(VirtualThreadsConfig config) {
+    public VirtualThreadsConnectorFactory(@Reference ConfigGuard guard, Map<String, Object> properties) {
         requireVirtualThreads();
+        this.guard = guard;
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "slingvt-http-admission-timeouts");
             t.setDaemon(true);
@@ -48,13 +59,13 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         this.timeouts = timer;
         this.state = new ThreadingState(timeouts);
         this.jmx = new HttpThreadsJmx(state);
-        apply(config);
+        apply(properties);
         jmx.register();
     }
 
     @Modified
-    void modified(VirtualThreadsConfig config) {
-        apply(config);
+    void modified(Map<String, Object> properties) {
+        apply(properties);
     }
 
     @Deactivate
@@ -83,17 +94,12 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         return state;
     }
 
-    private void apply(VirtualThreadsConfig config) {
-        ThreadingSettings next;
-        try {
-            next = ThreadingSettings.from(config);
-        } catch (IllegalArgumentException e) {
-            state.refused(e.getMessage());
-            ThreadingSettings kept = state.settings();
-            LOG.error("Configuration {} refused: {}. Keeping mode={} maxConcurrentRequests={} kernelMaxThreads={}.",
-                    VirtualThreadsConfig.PID, e.getMessage(), kept.mode().label(), kept.maxConcurrentRequests(),
-                    kept.kernelMaxThreads());
-            return;
+    private void apply(Map<String, Object> properties) {
+        ThreadingSettings next = guard.read(VirtualThreadsConfig.PID, properties, ThreadingSettings::read);
+        List<ConfigProblem> problems = guard.problems(VirtualThreadsConfig.PID);
+        if (!problems.isEmpty()) {
+            // The guard logged the ERROR; JMX and the console show the reason too.
+            state.refused(problems.stream().map(ConfigProblem::message).collect(Collectors.joining("; ")));
         }
         ThreadingSettings previous = state.settings();
         state.apply(next);

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
+import io.github.slingvt.config.ConfigProblem;
 import org.apache.felix.inventory.Format;
 import org.apache.felix.inventory.InventoryPrinter;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +21,7 @@ class ConsolePageTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final ThreadingState state = new ThreadingState(timer);
+    private final List<ConfigProblem> problems = new ArrayList<>();
 
     @AfterEach
     void stopTimer() {
@@ -49,6 +52,21 @@ class ConsolePageTest {
                 .contains("action='/system/console/slingvt'")
                 .contains("<a href='/system/console/configMgr/io.github.slingvt.threads.VirtualThreadPools'>")
                 .contains("a.B.&lt;init&gt;(line 1)");
+    }
+
+    @Test
+    void refusedConfigurationsComeFirstEscapedAndLinkedToTheirConfiguration() {
+        assertThat(render(FIGURES, null)).doesNotContain("slingvt-config-errors");
+        problems.add(new ConfigProblem("io.github.slingvt.demo.ContentSeeder", "folders", "<b>x</b>",
+                "a whole number from 1 to 10000"));
+
+        String html = render(FIGURES, null);
+
+        assertThat(html.indexOf("id='slingvt-config-errors'")).isNotNegative()
+                .isLessThan(html.indexOf("id='slingvt-http'"));
+        assertThat(html).contains("<tr><td><a href='/system/console/configMgr/io.github.slingvt.demo.ContentSeeder'>"
+                + "io.github.slingvt.demo.ContentSeeder</a></td><td>folders</td><td>&lt;b&gt;x&lt;/b&gt;</td>"
+                + "<td>a whole number from 1 to 10000</td></tr>");
     }
 
     @Test
@@ -92,7 +110,8 @@ class ConsolePageTest {
 
     private String render(SchedulerStats.Figures figures, ConsolePage.PoolsPrinter pools) {
         StringWriter out = new StringWriter();
-        ConsolePage.render(new PrintWriter(out), "/system/console/slingvt", "/system/console", state, figures, pools);
+        ConsolePage.render(new PrintWriter(out), "/system/console/slingvt", "/system/console", state, figures, pools,
+                problems);
         return out.toString();
     }
 }

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.lang.reflect.Proxy;
+import java.util.Map;
 
 import javax.management.MBeanServerFactory;
 
+import io.github.slingvt.config.internal.ConfigGuardService;
 import org.apache.felix.inventory.Format;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,11 +17,12 @@ import org.junit.jupiter.api.Test;
 /** The scheduler figures in the status printer: JSON for {@code ./sling-vt status}, TEXT for status dumps. */
 class HttpStatusPrinterTest {
 
+    private final ConfigGuardService guard = new ConfigGuardService();
     private VirtualThreadsConnectorFactory factory;
 
     @BeforeEach
     void activate() {
-        factory = new VirtualThreadsConnectorFactory(defaults());
+        factory = new VirtualThreadsConnectorFactory(guard, Map.of());
     }
 
     @AfterEach
@@ -31,11 +33,11 @@ class HttpStatusPrinterTest {
     @Test
     void jsonCarriesTheSchedulerFiguresAfterTheCounters() {
         SchedulerStats.Figures figures = SchedulerStats.platform().read();
-        String json = print(new HttpStatusPrinter(factory), Format.JSON);
+        String json = print(new HttpStatusPrinter(factory, guard), Format.JSON);
 
         assertThat(json).startsWith("{\"mode\":\"virtual\",\"inFlight\":0,")
                 .contains(",\"pinnedEvents\":0,\"scheduler\":{\"available\":" + figures.available())
-                .endsWith("}}");
+                .endsWith("},\"configErrors\":[]}");
         if (figures.available()) {
             assertThat(json).contains("\"scheduler\":{\"available\":true,\"parallelism\":" + figures.parallelism()
                     + ",\"poolSize\":");
@@ -44,20 +46,34 @@ class HttpStatusPrinterTest {
 
     @Test
     void jsonAndTextSayNotAvailableWithoutTheBean() {
-        HttpStatusPrinter printer = new HttpStatusPrinter(factory,
+        HttpStatusPrinter printer = new HttpStatusPrinter(factory, guard,
                 new SchedulerStats(MBeanServerFactory.newMBeanServer()));
 
         assertThat(print(printer, Format.JSON))
                 .endsWith(",\"pinnedEvents\":0,\"scheduler\":{\"available\":false,"
-                        + "\"reason\":\"not available (needs JDK 24+)\"}}");
+                        + "\"reason\":\"not available (needs JDK 24+)\"},\"configErrors\":[]}");
         assertThat(print(printer, Format.TEXT))
                 .contains("Kernel max threads: 200\nVirtual thread scheduler: not available (needs JDK 24+)\n");
     }
 
     @Test
+    void aRefusedConfigurationIsListedWithPidPropertyValueAndWhatIsAllowed() {
+        factory.modified(Map.of("maxConcurrentRequests", "lots"));
+
+        assertThat(print(new HttpStatusPrinter(factory, guard), Format.JSON)).endsWith(",\"configErrors\":[{"
+                + "\"pid\":\"io.github.slingvt.http.VirtualThreads\",\"property\":\"maxConcurrentRequests\","
+                + "\"value\":\"lots\",\"allowed\":\"a whole number from 0 to 1000000\",\"message\":"
+                + "\"io.github.slingvt.http.VirtualThreads: property 'maxConcurrentRequests' = 'lots' refused; "
+                + "allowed: a whole number from 0 to 1000000\"}]}");
+        assertThat(print(new HttpStatusPrinter(factory, guard), Format.TEXT)).contains("Refused configurations: 1\n"
+                + "  io.github.slingvt.http.VirtualThreads: property 'maxConcurrentRequests' = 'lots' refused");
+        assertThat(factory.state().settings()).isEqualTo(ThreadingSettings.DEFAULTS);
+    }
+
+    @Test
     void textHasOneSchedulerLine() {
         SchedulerStats.Figures figures = SchedulerStats.platform().read();
-        String text = print(new HttpStatusPrinter(factory), Format.TEXT);
+        String text = print(new HttpStatusPrinter(factory, guard), Format.TEXT);
 
         assertThat(text).contains("Mode: virtual\n").contains(figures.available()
                 ? "Virtual thread scheduler: parallelism " + figures.parallelism() + ", pool size "
@@ -68,19 +84,5 @@ class HttpStatusPrinterTest {
         StringWriter out = new StringWriter();
         printer.print(new PrintWriter(out), format, false);
         return out.toString().replace(System.lineSeparator(), "\n");
-    }
-
-    /** The configuration as DS would pass it with no configuration present: every attribute's default. */
-    static VirtualThreadsConfig defaults() {
-        return (VirtualThreadsConfig) Proxy.newProxyInstance(VirtualThreadsConfig.class.getClassLoader(),
-                new Class<?>[] {VirtualThreadsConfig.class}, (proxy, method, args) -> {
-                    if (method.getDefaultValue() != null) {
-                        return method.getDefaultValue();
-                    }
-                    if (method.getName().equals("annotationType")) {
-                        return VirtualThreadsConfig.class;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
     }
 }

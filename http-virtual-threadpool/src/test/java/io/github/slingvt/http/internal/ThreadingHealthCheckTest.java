@@ -2,12 +2,13 @@ package io.github.slingvt.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.annotation.Annotation;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.slingvt.config.ConfigProblem;
 import org.apache.felix.hc.api.Result;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,10 @@ class ThreadingHealthCheckTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final ThreadingState state = new ThreadingState(timer);
     private final AtomicLong now = new AtomicLong();
-    private final ThreadingHealthCheck check = new ThreadingHealthCheck(state, new Config(), now::get);
+    private final List<ConfigProblem> problems = new ArrayList<>();
+    /** A one-minute interval and a WARN on any pin. */
+    private final ThreadingHealthCheck check = new ThreadingHealthCheck(state,
+            new ThreadingHealthCheck.Settings(60, 10, 100, 0, 10), () -> problems, now::get);
 
     @AfterEach
     void stop() {
@@ -49,7 +53,7 @@ class ThreadingHealthCheckTest {
     }
 
     @Test
-    void anyPinWarnsByDefaultAndManyAreCritical() {
+    void anyPinWarnsWhenTheWarnRateIsZeroAndManyAreCritical() {
         state.pinning().record(new PinnedEvent(30_000_000, "t", "", List.of("a.B.c(line 1)")));
         now.set(MINUTE);
         Result warn = check.execute();
@@ -73,52 +77,20 @@ class ThreadingHealthCheckTest {
         assertThat(check.execute().getStatus()).isEqualTo(Result.Status.OK);
     }
 
+    @Test
+    void aRefusedConfigurationWarnsWithItsReason() {
+        problems.add(new ConfigProblem("io.github.slingvt.http.VirtualThreads", "maxConcurrentRequests", "lots",
+                "a whole number from 0 to 1000000"));
+        now.set(MINUTE);
+        Result result = check.execute();
+        assertThat(result.getStatus()).isEqualTo(Result.Status.WARN);
+        assertThat(result.toString()).contains("Configuration refused, the previous settings stay in force: "
+                + "io.github.slingvt.http.VirtualThreads: property 'maxConcurrentRequests' = 'lots' refused");
+    }
+
     private void reject(int n) {
         for (int i = 0; i < n; i++) {
             state.counters().rejected();
-        }
-    }
-
-    /** The defaults, with a one-minute interval. */
-    private static final class Config implements ThreadingHealthCheckConfig {
-        @Override
-        public Class<? extends Annotation> annotationType() {
-            return ThreadingHealthCheckConfig.class;
-        }
-
-        @Override
-        public String hc_name() {
-            return "test";
-        }
-
-        @Override
-        public String[] hc_tags() {
-            return new String[] {"slingvt"};
-        }
-
-        @Override
-        public long intervalSeconds() {
-            return 60;
-        }
-
-        @Override
-        public double rejectedPerMinuteWarn() {
-            return 10;
-        }
-
-        @Override
-        public double rejectedPerMinuteCritical() {
-            return 100;
-        }
-
-        @Override
-        public double pinnedPerMinuteWarn() {
-            return 0;
-        }
-
-        @Override
-        public double pinnedPerMinuteCritical() {
-            return 10;
         }
     }
 }

@@ -57,14 +57,20 @@ public abstract class AbstractHttpThreadsTestSupport extends AbstractPaxExamTest
 
     @Override
     protected Option[] additionalOptions() {
-        String path = System.getProperty("slingvt.bundle.http");
-        if (path == null || !new File(path).isFile()) {
-            throw new IllegalStateException("System property slingvt.bundle.http must name the built bundle, got " + path);
-        }
         return new Option[] {
             composite(bundle("org.apache.felix", "org.apache.felix.inventory", "felix.inventory")),
-            CoreOptions.bundle(new File(path).toURI().toString())
+            CoreOptions.bundle(builtBundle("slingvt.bundle.config")),
+            CoreOptions.bundle(builtBundle("slingvt.bundle.http"))
         };
+    }
+
+    /** The URL of a bundle of this reactor that failsafe names in a system property. */
+    private static String builtBundle(String property) {
+        String path = System.getProperty(property);
+        if (path == null || !new File(path).isFile()) {
+            throw new IllegalStateException("System property " + property + " must name the built bundle, got " + path);
+        }
+        return new File(path).toURI().toString();
     }
 
     /** The configuration of {@value #PID} this test class starts with; empty means the component defaults. */

@@ -23,14 +23,14 @@ public class InvalidConfigurationIT extends AbstractHttpThreadsTestSupport {
 
     @Test
     public void unknownModeIsRefusedAndVirtualModeStays() throws Exception {
-        refuse(Map.of("mode", "kernl", "maxConcurrentRequests", 40), "mode='kernl'");
+        refuse(Map.of("mode", "kernl", "maxConcurrentRequests", 40), "'mode' = 'kernl'");
         assertEquals("virtual", mbean("Mode"));
         assertProbe(send("").get(30, TimeUnit.SECONDS), true);
     }
 
     @Test
     public void negativeCapIsRefusedAndTheOldCapStays() throws Exception {
-        refuse(Map.of("mode", "kernel", "maxConcurrentRequests", -5), "maxConcurrentRequests=-5");
+        refuse(Map.of("mode", "kernel", "maxConcurrentRequests", -5), "'maxConcurrentRequests' = '-5'");
         assertEquals(40, ((Number) mbean("MaxConcurrentRequests")).intValue());
         assertEquals("virtual", mbean("Mode"));
         assertProbe(send("").get(30, TimeUnit.SECONDS), true);

@@ -85,7 +85,7 @@ public final class ConfigReader {
     /** A finite decimal number from {@code min} to {@code max}. */
     public double decimal(String name, double defaultValue, double min, double max) {
         Object raw = properties.get(name);
-        String allowed = "a number from " + min + " to " + max;
+        String allowed = "a number from " + plain(min) + " to " + plain(max);
         double value;
         if (raw instanceof Number n) {
             value = n.doubleValue();
@@ -210,6 +210,11 @@ public final class ConfigReader {
 
     private static String textElement(Object element) {
         return element instanceof String s ? s : null;
+    }
+
+    /** 1000000000, not 1.0E9: the operator reads it. */
+    private static String plain(double value) {
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     private static Long parseLong(String s) {

@@ -25,10 +25,16 @@ import org.osgi.service.metatype.annotations.Designate;
  * a CRITICAL rate. The Felix health check API is an optional import of this bundle, so the bundle still runs
  * where no health check bundles are installed; this component is then simply never used.
  */
+// Immediate: a refused configuration is logged when it arrives, not when the check first runs.
+// The defaults of hc.name and hc.tags as service properties: the constructor takes the raw map, so bnd does not
+// derive them from ThreadingHealthCheckConfig, and without hc.tags the check could not be selected by its tag.
 @Component(service = HealthCheck.class, configurationPid = ThreadingHealthCheckConfig.PID,
-        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+        configurationPolicy = ConfigurationPolicy.OPTIONAL, immediate = true,
+        property = {HealthCheck.NAME + "=" + ThreadingHealthCheck.DEFAULT_NAME, HealthCheck.TAGS + "=slingvt"})
 @Designate(ocd = ThreadingHealthCheckConfig.class)
 public final class ThreadingHealthCheck implements HealthCheck {
+
+    static final String DEFAULT_NAME = "Sling VT request threads";
 
     private final ThreadingState state;
     private final Settings config;

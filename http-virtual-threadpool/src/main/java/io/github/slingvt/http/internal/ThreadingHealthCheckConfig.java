@@ -13,7 +13,7 @@ public @interface ThreadingHealthCheckConfig {
     String PID = "io.github.slingvt.http.ThreadingHealthCheck";
 
     @AttributeDefinition(name = "Name", description = "Name of the health check (service property hc.name).")
-    String hc_name() default "Sling VT request threads";
+    String hc_name() default ThreadingHealthCheck.DEFAULT_NAME;
 
     @AttributeDefinition(name = "Tags", description = "Tags to select the check by (service property hc.tags).")
     String[] hc_tags() default {"slingvt"};

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class SlingInstanceBuilder {
     private final Map<String, String> frameworkProperties = new LinkedHashMap<>();
     private final List<Path> installFiles = new ArrayList<>();
     private final List<String> jvmOptions = new ArrayList<>();
+    private Path home;
 
     SlingInstanceBuilder(String name) {
         if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -75,6 +77,18 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
+    /**
+     * Starts on an existing home (repository, configurations, logs) instead of a new one: a restart of an instance
+     * that was {@link SlingInstance#stop() stopped}, as {@code ./sling-vt run} twice on one home does. The port is new.
+     */
+    public SlingInstanceBuilder home(Path existing) {
+        if (!Files.isDirectory(existing.resolve("launcher"))) {
+            throw new IllegalArgumentException("Not the home of a stopped instance: " + existing);
+        }
+        this.home = existing;
+        return this;
+    }
+
     /** Launches the instance and waits until it answers; fails with the tails of its logs if it does not. */
     public SlingInstance start() {
         final Path featureDir = Path.of(System.getProperty(FEATURE_DIR_PROPERTY, "../feature-model/target"))
@@ -85,8 +99,8 @@ public final class SlingInstanceBuilder {
             throw new IllegalStateException("No assembled feature in " + featureDir + " (missing " + launcher + " or "
                     + feature + "): build feature-model first (./sling-vt build)");
         }
-        final Path home = Path.of(System.getProperty(E2E_DIR_PROPERTY, "target/e2e")).toAbsolutePath().normalize()
-                .resolve(name + "-" + UUID.randomUUID().toString().substring(0, 8));
+        final Path home = this.home != null ? this.home : Path.of(System.getProperty(E2E_DIR_PROPERTY, "target/e2e"))
+                .toAbsolutePath().normalize().resolve(name + "-" + UUID.randomUUID().toString().substring(0, 8));
         if (home.toString().matches(".*\\s.*") || featureDir.toString().matches(".*\\s.*")) {
             // The launcher script expands JAVA_OPTS without quotes.
             throw new IllegalStateException("Paths with whitespace are not supported: " + home + ", " + featureDir);
@@ -95,7 +109,7 @@ public final class SlingInstanceBuilder {
             Files.createDirectories(home.resolve("logs"));
             final Path installDir = Files.createDirectories(SlingInstance.installDir(home));
             for (Path file : installFiles) {
-                Files.copy(file, installDir.resolve(file.getFileName()));
+                Files.copy(file, installDir.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
             final int port = freePort();
             final List<String> command = new ArrayList<>(List.of(launcher.toString(),

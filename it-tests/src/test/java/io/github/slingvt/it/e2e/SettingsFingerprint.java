@@ -1,0 +1,37 @@
+package io.github.slingvt.it.e2e;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The settings in force that an operator can see, and the demo content: equal fingerprints before and after a
+ * refused configuration mean that nothing but the refusal changed.
+ */
+final class SettingsFingerprint {
+
+    /** The pools the feature uses from the start; pools appear in the status once used. */
+    private static final List<String> POOLS = List.of("default", "oak", "org-apache-sling-event");
+
+    private SettingsFingerprint() {
+    }
+
+    static String of(SlingInstance sling) throws Exception {
+        StringBuilder out = new StringBuilder();
+        String http = sling.get("/system/console/status-slingvt-http.txt", true).body();
+        http.lines().filter(l -> l.startsWith("Mode:") || l.startsWith("Max concurrent requests:")
+                || l.startsWith("Kernel max threads:")).forEach(l -> out.append(l).append('\n'));
+        http.lines().filter(l -> l.startsWith("Pinned virtual threads:"))
+                .forEach(l -> out.append(l.substring(l.indexOf('('))).append('\n'));
+        JsonNode pools = RefusalChecks.awaitOk(sling, "/system/console/status-slingvt-threadpools.json", true);
+        for (String pool : POOLS) {
+            JsonNode p = pools.path(pool);
+            out.append(pool).append(": ").append(p.path("mode").asText()).append(", maxPoolSize ")
+                    .append(p.path("maxPoolSize").asText()).append('\n');
+        }
+        JsonNode demo = RefusalChecks.awaitOk(sling, DemoServletsSupport.STATUS_JSON, false);
+        out.append("demo: ").append(demo.path("nodes").asText()).append(" nodes, configured ")
+                .append(demo.path("configured")).append('\n');
+        return out.toString();
+    }
+}

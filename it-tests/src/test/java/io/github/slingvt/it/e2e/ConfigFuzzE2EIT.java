@@ -58,15 +58,15 @@ class ConfigFuzzE2EIT {
         // write-back turns into a file that it reads as another configuration at the next start, deleting the
         // console's (Sling installer behaviour, docs/NOTES.md). The pool configuration is therefore fuzzed through a
         // file with a named PID, with the console's values (as text) in the console rounds.
-        String consolePool = ConsoleConfigs.createFactoryConfiguration(sling, POOL_FACTORY,
+        String consolePool = ConsoleConfigs.createFactoryConfiguration(sling.baseUrl(), POOL_FACTORY,
                 Map.of("name", List.of("slingvt-fuzz")));
-        List<Property> poolProperties = ConfigFuzzPlan.properties(FILE_POOL, ConsoleConfigs.describe(sling, consolePool))
+        List<Property> poolProperties = ConfigFuzzPlan.properties(FILE_POOL, ConsoleConfigs.describe(sling.baseUrl(), consolePool))
                 .stream().map(p -> new Property(FILE_POOL, p.name(), p.kind(),
                         p.name().equals("name") ? List.of("slingvt-fuzz-file") : p.good(), p.ours())).toList();
-        ConsoleConfigs.delete(sling, consolePool);
+        ConsoleConfigs.delete(sling.baseUrl(), consolePool);
         Map<String, List<Property>> consolePids = new LinkedHashMap<>();
         for (String pid : SINGLETONS) {
-            List<Property> properties = ConfigFuzzPlan.properties(pid, ConsoleConfigs.describe(sling, pid));
+            List<Property> properties = ConfigFuzzPlan.properties(pid, ConsoleConfigs.describe(sling.baseUrl(), pid));
             assertThat(properties).as("metatype properties of %s", pid).isNotEmpty();
             consolePids.put(pid, properties);
         }
@@ -86,7 +86,7 @@ class ConfigFuzzE2EIT {
             checked += assertRefused("console round " + round, cases, mark, baseline);
             mark = restart();
             checked += assertRefused("console round " + round + " after restart", cases, mark, baseline);
-            consolePids.forEach((pid, properties) -> ConsoleConfigs.apply(sling, pid, goodValues(properties)));
+            consolePids.forEach((pid, properties) -> ConsoleConfigs.apply(sling.baseUrl(), pid, goodValues(properties)));
             // Overwritten, not deleted: the installer may miss a file deleted and written again between two scans.
             writeFile(FILE_POOL, poolProperties, round, (p, r) -> null);
             RefusalChecks.awaitNoConfigErrors(sling);
@@ -135,8 +135,8 @@ class ConfigFuzzE2EIT {
                 values.put(p.name(), texts);
             }
         }
-        ConsoleConfigs.apply(sling, pid, values);
-        JsonNode stored = ConsoleConfigs.describe(sling, pid);
+        ConsoleConfigs.apply(sling.baseUrl(), pid, values);
+        JsonNode stored = ConsoleConfigs.describe(sling.baseUrl(), pid);
         return properties.stream().filter(p -> bad.containsKey(p.name()))
                 .map(p -> new Case(p, bad.get(p.name()), ConsoleConfigs.stored(stored, p.name()))).toList();
     }

@@ -40,8 +40,8 @@ final class ConsoleConfigs {
     }
 
     /** The console's description of a configuration: its metatype properties with their stored values. */
-    static JsonNode describe(SlingInstance sling, String pid) {
-        HttpResponse<String> response = post(sling, pid, "");
+    static JsonNode describe(String baseUrl, String pid) {
+        HttpResponse<String> response = post(baseUrl, "/system/console/configMgr/" + pid, "");
         if (response.statusCode() != 200) {
             throw new AssertionError("configMgr/" + pid + " answered " + response.statusCode() + ": " + response.body());
         }
@@ -53,24 +53,25 @@ final class ConsoleConfigs {
     }
 
     /** Saves the given properties (each with one or more values) as the console's Save button does. */
-    static void apply(SlingInstance sling, String pid, Map<String, List<String>> values) {
-        HttpResponse<String> response = post(sling, pid, form(values));
+    static void apply(String baseUrl, String pid, Map<String, List<String>> values) {
+        HttpResponse<String> response = post(baseUrl, "/system/console/configMgr/" + pid, form(values));
         if (response.statusCode() != 302 && response.statusCode() != 200) {
             throw new AssertionError("Saving " + pid + " answered " + response.statusCode() + ": " + response.body());
         }
     }
 
     /** Creates a factory configuration and answers its PID (the console's redirect names it). */
-    static String createFactoryConfiguration(SlingInstance sling, String factoryPid, Map<String, List<String>> values) {
-        HttpResponse<String> response = post(sling, factoryPid, "factoryPid=" + encode(factoryPid) + "&" + form(values));
+    static String createFactoryConfiguration(String baseUrl, String factoryPid,
+            Map<String, List<String>> values) {
+        HttpResponse<String> response = post(baseUrl, "/system/console/configMgr/" + factoryPid, "factoryPid=" + encode(factoryPid) + "&" + form(values));
         String location = response.headers().firstValue("Location").orElseThrow(() -> new AssertionError(
                 "Creating a " + factoryPid + " answered " + response.statusCode() + " without a Location"));
         return location.substring(location.lastIndexOf('/') + 1);
     }
 
     /** Deletes a configuration as the console's Delete button does. */
-    static void delete(SlingInstance sling, String pid) {
-        HttpResponse<String> response = post(sling, pid, "apply=true&delete=true");
+    static void delete(String baseUrl, String pid) {
+        HttpResponse<String> response = post(baseUrl, "/system/console/configMgr/" + pid, "apply=true&delete=true");
         if (response.statusCode() != 200 && response.statusCode() != 302) {
             throw new AssertionError("Deleting " + pid + " answered " + response.statusCode() + ": " + response.body());
         }
@@ -101,8 +102,9 @@ final class ConsoleConfigs {
         return String.join("&", pairs);
     }
 
-    private static HttpResponse<String> post(SlingInstance sling, String pid, String form) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(sling.baseUrl() + "/system/console/configMgr/" + pid))
+    /** POSTs a form to a console path with the admin login. */
+    static HttpResponse<String> post(String baseUrl, String path, String form) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", AUTHORIZATION)
                 .header("Content-Type", "application/x-www-form-urlencoded")

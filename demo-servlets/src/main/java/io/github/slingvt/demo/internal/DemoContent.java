@@ -18,6 +18,13 @@ final class DemoContent {
     /** Writable by the writer service user only; each work request writes below its own child. */
     static final String SCRATCH = "/var/vt-demo/scratch";
 
+    /**
+     * Property of each request's scratch node: the run (this class loaded once per bundle start) that wrote it.
+     * {@link ScratchSweeper} removes scratch nodes of other runs only, which no request of this run can still use.
+     */
+    static final String PN_RUN = "vt:run";
+    static final String RUN = java.util.UUID.randomUUID().toString();
+
     static final String SUBSERVICE_WRITER = "writer";
     static final String SUBSERVICE_SEEDER = "seeder";
 

@@ -105,7 +105,8 @@ final class RepositorySteps {
         int saved = 0;
         boolean removed = false;
         try {
-            Resource mine = resolver.create(scratch, name, Map.of("jcr:primaryType", "nt:unstructured"));
+            Resource mine = resolver.create(scratch, name, Map.of("jcr:primaryType", "nt:unstructured",
+                    DemoContent.PN_RUN, DemoContent.RUN));
             Calendar now = Calendar.getInstance();
             for (int i = 0; i < count; i++) {
                 resolver.create(mine, "w" + i, Map.of(

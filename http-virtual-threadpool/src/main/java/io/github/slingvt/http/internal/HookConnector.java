@@ -12,8 +12,12 @@ import org.eclipse.jetty.server.ServerConnector;
  */
 final class HookConnector extends ServerConnector {
 
-    HookConnector(Server server) {
+    private final Runnable onStop;
+
+    /** @param onStop run when Felix stops the server, which it then drops: what was installed on it is forgotten */
+    HookConnector(Server server, Runnable onStop) {
         super(server, null, null, null, 0, 1, new HttpConnectionFactory());
+        this.onStop = onStop;
         setName("sling-vt-hook");
         for (Connector connector : server.getConnectors()) {
             if (connector instanceof ServerConnector network && !(connector instanceof HookConnector)) {
@@ -31,7 +35,8 @@ final class HookConnector extends ServerConnector {
 
     @Override
     protected void doStop() {
-        // Nothing was started.
+        // Nothing was started; the server is going away (Felix restarts Jetty with a new Server on reconfiguration).
+        onStop.run();
     }
 
     @Override

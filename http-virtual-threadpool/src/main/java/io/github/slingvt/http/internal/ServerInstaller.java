@@ -29,8 +29,11 @@ final class ServerInstaller {
     private ServerInstaller() {
     }
 
-    /** What was changed on one server, to be undone by {@link #uninstall}. */
-    record Installation(List<DispatchHandler> handlers, RequestExecutor executor) {
+    /**
+     * What was changed on one server, to be undone by {@link #uninstall}: the handlers, the executor, and the size
+     * Felix gave Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}), which the modes change.
+     */
+    record Installation(List<DispatchHandler> handlers, RequestExecutor executor, int felixMaxThreads) {
     }
 
     /** @return what was installed, or {@code null} when this server must be left alone (reason logged). */
@@ -67,18 +70,23 @@ final class ServerInstaller {
         for (DispatchHandler handler : installed) {
             handler.manage(handler.getHandler());
         }
+        int felixMaxThreads = qtp.getMaxThreads();
         applyPlatformThreads(server, state.settings().platformThreads());
         RequestExecutor executor = new RequestExecutor(qtp, state);
         qtp.setVirtualThreadsExecutor(executor);
         restartNetworkConnectors(server);
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
-        return new Installation(installed, executor);
+        return new Installation(installed, executor, felixMaxThreads);
     }
 
     static void uninstall(Server server, Installation installation) {
         installation.executor().detach();
-        if (server.getThreadPool() instanceof QueuedThreadPool qtp && qtp.getVirtualThreadsExecutor() == installation.executor()) {
-            qtp.setVirtualThreadsExecutor(null);
+        if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
+            if (qtp.getVirtualThreadsExecutor() == installation.executor()) {
+                qtp.setVirtualThreadsExecutor(null);
+            }
+            // Without this, a running Felix keeps the virtual mode's few platform threads for all its requests.
+            applyPlatformThreads(server, installation.felixMaxThreads());
         }
         List<DispatchHandler> handlers = installation.handlers();
         Handler.Sequence contexts = dynamicCollection(server);

@@ -1,8 +1,8 @@
 package io.github.slingvt.http.internal;
 
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.stream.Collectors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -40,7 +40,11 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
     private final ScheduledExecutorService timeouts;
     private final ThreadingState state;
     private final HttpThreadsJmx jmx;
-    private final Map<Server, ServerInstaller.Installation> installed = new WeakHashMap<>();
+    /**
+     * Guarded by itself. An entry lives from Felix's createConnector call until Felix stops that server (the
+     * {@link HookConnector} tells), so a server Felix dropped is not kept: its handlers reference it.
+     */
+    private final Map<Server, ServerInstaller.Installation> installed = new IdentityHashMap<>();
 
     /**
      * Takes the raw properties, not {@link VirtualThreadsConfig}: DS would fail the activation on a value of the wrong
@@ -87,7 +91,20 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
                 installed.put(server, installation);
             }
         }
-        return new HookConnector(server);
+        return new HookConnector(server, () -> forget(server));
+    }
+
+    private void forget(Server server) {
+        synchronized (installed) {
+            installed.remove(server);
+        }
+    }
+
+    /** How many servers have our handlers now (one per Felix Jetty, zero after Felix stopped it). */
+    int installedServers() {
+        synchronized (installed) {
+            return installed.size();
+        }
     }
 
     ThreadingState state() {

@@ -204,6 +204,32 @@ class DispatchHandlerTest {
     }
 
     @Test
+    void uninstallGivesJettysPoolBackTheSizeFelixGaveIt() throws Exception {
+        QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
+        ServerInstaller.Installation installation = ServerInstaller.install(server, state);
+        assertThat(qtp.getMaxThreads()).isLessThan(50);
+        ServerInstaller.uninstall(server, installation);
+        assertThat(qtp.getMaxThreads()).isEqualTo(50);
+    }
+
+    @Test
+    void aServerThatFelixStopsIsForgottenWithWhatWasInstalledOnIt() throws Exception {
+        VirtualThreadsConnectorFactory factory = new VirtualThreadsConnectorFactory(
+                new io.github.slingvt.config.internal.ConfigGuardService(), java.util.Map.of());
+        try {
+            // What Felix does with a ConnectorFactory: add the connector to the running server and start it.
+            org.eclipse.jetty.server.Connector hook = factory.createConnector(server);
+            server.addConnector(hook);
+            hook.start();
+            assertThat(factory.installedServers()).isEqualTo(1);
+            server.stop();
+            assertThat(factory.installedServers()).isZero();
+        } finally {
+            factory.deactivate();
+        }
+    }
+
+    @Test
     void leavesAServerWithFelixVirtualThreadsAlone() throws Exception {
         server.stop();
         QueuedThreadPool pool = new QueuedThreadPool();

@@ -97,7 +97,7 @@ class FoundationE2EIT {
     }
 
     @Test
-    void instanceRunsOnJava21OrNewerFromTheTestJdk() {
+    void instanceRunsOnJava21OrNewerFromTheConfiguredJdk() {
         final HttpResponse<String> response = sling.get(SYSTEM_PROPERTIES, true);
         assertThat(response.statusCode()).as("GET %s as admin", SYSTEM_PROPERTIES).isEqualTo(200);
         final Matcher javaVersion = Pattern.compile("(?m)^java\\.version = (\\S+)$").matcher(response.body());
@@ -106,8 +106,8 @@ class FoundationE2EIT {
         final String version = javaVersion.group(1);
         assertThat(Runtime.Version.parse(version).feature()).as("Java feature version of %s", version)
                 .isGreaterThanOrEqualTo(21);
-        assertThat(version).as("the instance runs on the JDK of the tests (java.home)")
-                .isEqualTo(System.getProperty("java.version"));
+        assertThat(version).as("the instance runs on %s", SlingInstanceBuilder.javaHome())
+                .isEqualTo(SlingInstanceBuilder.javaVersion());
     }
 
     @Test

@@ -22,13 +22,16 @@ import org.slf4j.LoggerFactory;
  * {@code JAVA_OPTS="-Dsling.home=HOME -Dlogback.configurationFile=FEATURE_DIR/conf/logback.xml"}, launcher arguments
  * {@code -f FEATURE -u file://FEATURE_DIR/artifacts -p HOME/launcher -c HOME/cache -V sling.home=HOME
  * -V http.port=PORT -V http.host=127.0.0.1}, working directory HOME, stdout and stderr to {@code HOME/logs/stdout.log}.
- * The JDK is the one running the tests ({@code java.home}, passed as {@code JAVA_HOME}); {@link #jvmOption(String)}
+ * The JDK is {@link #javaHome()}: the one running the tests, or the one the system property
+ * {@value #JAVA_HOME_PROPERTY} names (the JDK 21 run of {@code ./sling-vt test}); {@link #jvmOption(String)}
  * adds to {@code JAVA_OPTS}.
  */
 public final class SlingInstanceBuilder {
 
     /** System property (set by failsafe) naming {@code feature-model/target}. */
     public static final String FEATURE_DIR_PROPERTY = "slingvt.feature.dir";
+    /** System property (set by failsafe for the JDK 21 run) naming the JDK the instances run on. */
+    public static final String JAVA_HOME_PROPERTY = "slingvt.instance.java.home";
     /** System property (set by failsafe) naming the folder for the instance homes. */
     public static final String E2E_DIR_PROPERTY = "slingvt.e2e.dir";
 
@@ -123,17 +126,41 @@ public final class SlingInstanceBuilder {
                     .directory(home.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(home.resolve("logs/stdout.log").toFile());
-            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            builder.environment().put("JAVA_HOME", javaHome().toString());
             builder.environment().put("JAVA_OPTS", "-Dsling.home=" + home
                     + " -Dlogback.configurationFile=" + featureDir.resolve("conf/logback.xml")
                     + jvmOptions.stream().map(option -> " " + option).collect(Collectors.joining()));
-            LOG.info("Starting Sling '{}' on http://127.0.0.1:{}/ with Java {} ({}), home {}", name, port,
-                    System.getProperty("java.version"), System.getProperty("java.home"), home);
+            LOG.info("Starting Sling '{}' on http://127.0.0.1:{}/ with the Java of {}, home {}", name, port,
+                    javaHome(), home);
             // The launcher script ends with "exec java ...": the PID of this process is the PID of the Sling JVM.
             return new SlingInstance(name, home, port, builder.start()).awaitReady();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot launch Sling '" + name + "' in " + home, e);
         }
+    }
+
+    /** The JDK (or runtime) the instances run on. */
+    public static Path javaHome() {
+        String configured = System.getProperty(JAVA_HOME_PROPERTY, "");
+        Path home = Path.of(configured.isBlank() ? System.getProperty("java.home") : configured);
+        if (!Files.isExecutable(home.resolve("bin/java"))) {
+            throw new IllegalStateException("No bin/java in " + home + " (" + JAVA_HOME_PROPERTY + "=" + configured + ")");
+        }
+        return home;
+    }
+
+    /** The Java version of {@link #javaHome()}, from its {@code release} file. */
+    public static String javaVersion() {
+        try {
+            for (String line : Files.readAllLines(javaHome().resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    return line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new IllegalStateException("No JAVA_VERSION in " + javaHome().resolve("release"));
     }
 
     private static int freePort() throws IOException {

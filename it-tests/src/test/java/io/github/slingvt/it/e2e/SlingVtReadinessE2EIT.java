@@ -34,7 +34,8 @@ class SlingVtReadinessE2EIT {
         int port = freePort();
         Path output = home.resolve("run.out");
         Process run = new ProcessBuilder(ROOT.resolve("sling-vt").toString(), "run", "--port", Integer.toString(port),
-                "--home", home.toString()).directory(ROOT.toFile()).redirectErrorStream(true)
+                "--home", home.toString(), "--java", SlingInstanceBuilder.javaHome().toString())
+                .directory(ROOT.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile()).start();
         try {
             String announced = awaitAnnouncement(run, output);

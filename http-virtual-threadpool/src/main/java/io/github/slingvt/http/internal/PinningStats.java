@@ -103,15 +103,18 @@ public final class PinningStats {
                 .ifPresent(least -> stacks.remove(least.frames()));
     }
 
-    /** One distinct stack: how often it pinned, the longest pin, and the reason of its first event. */
-    public record StackCount(List<String> frames, String reason, long count, long maxDurationNanos) {
+    /**
+     * One distinct stack: how often it pinned, the longest pin, and the reason and thread name of its first event
+     * (the thread name says which pool, and so which configuration line moves it to platform threads).
+     */
+    public record StackCount(List<String> frames, String reason, long count, long maxDurationNanos, String thread) {
 
         static StackCount first(PinnedEvent event) {
-            return new StackCount(event.frames(), event.reason(), 1, event.durationNanos());
+            return new StackCount(event.frames(), event.reason(), 1, event.durationNanos(), event.threadName());
         }
 
         StackCount plus(PinnedEvent event) {
-            return new StackCount(frames, reason, count + 1, Math.max(maxDurationNanos, event.durationNanos()));
+            return new StackCount(frames, reason, count + 1, Math.max(maxDurationNanos, event.durationNanos()), thread);
         }
     }
 }

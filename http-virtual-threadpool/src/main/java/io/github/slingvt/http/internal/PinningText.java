@@ -14,6 +14,27 @@ final class PinningText {
         return headline(stack) + ": " + String.join(" <- ", stack.frames());
     }
 
+    /**
+     * What moves the pinning thread to platform threads, from its name: a Sling pool's virtual threads are named
+     * {@code sling-<pool>-vt-N} by commons-threads-virtual, HTTP request threads {@code slingvt-http-N}.
+     */
+    static String remedy(PinningStats.StackCount stack) {
+        String thread = stack.thread();
+        int vt = thread.lastIndexOf("-vt-");
+        // Oak renames the pool thread that runs its async indexing (seen pinning on JDK 21 in the pool 'oak').
+        String pool = thread.startsWith("async-index-update") ? "oak"
+                : thread.startsWith("sling-") && vt > "sling-".length() ? thread.substring("sling-".length(), vt) : null;
+        if (pool != null) {
+            return "thread " + thread + " of Sling pool '" + pool + "': to run that pool on platform threads, add "
+                    + "poolModes=" + pool + "=kernel to " + PoolsModeSwitcher.PID;
+        }
+        if (thread.startsWith("slingvt-http-")) {
+            return "HTTP request thread " + thread + ": remove the blocking call from the monitor in this stack, or set "
+                    + "mode=kernel in " + VirtualThreadsConfig.PID;
+        }
+        return thread.isEmpty() ? "" : "thread " + thread;
+    }
+
     static String headline(PinningStats.StackCount stack) {
         return stack.count() + (stack.count() == 1 ? " time" : " times") + ", longest "
                 + stack.maxDurationNanos() / 1_000_000 + " ms" + (stack.reason().isEmpty() ? "" : ", " + stack.reason());
@@ -25,6 +46,7 @@ final class PinningText {
         List<PinningStats.StackCount> top = pinning.topStacks();
         for (int i = 0; i < top.size(); i++) {
             out.printf("Pinned stack #%d: %s%n", i + 1, headline(top.get(i)));
+            out.printf("    %s%n", remedy(top.get(i)));
             top.get(i).frames().forEach(f -> out.printf("    at %s%n", f));
         }
     }
@@ -36,7 +58,7 @@ final class PinningText {
         out.println("<tr><td>Pinned events</td><td>" + pinning.count() + "</td></tr>");
         out.println("<tr><td>Detector</td><td>" + escape(pinning.detectorState()) + "</td></tr>");
         for (PinningStats.StackCount stack : pinning.topStacks()) {
-            out.println("<tr><td>" + escape(headline(stack)) + "</td><td><pre>"
+            out.println("<tr><td>" + escape(headline(stack)) + "<br/>" + escape(remedy(stack)) + "</td><td><pre>"
                     + escape(String.join("\n", stack.frames())) + "</pre></td></tr>");
         }
         out.println("</table>");

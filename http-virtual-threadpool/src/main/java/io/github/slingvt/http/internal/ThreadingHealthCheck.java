@@ -79,7 +79,8 @@ public final class ThreadingHealthCheck implements HealthCheck {
         PinningStats pinning = state.pinning();
         log.info("Pinning detector: {}", pinning.detectorState());
         if (rates.pinned() > 0 && !pinning.topStacks().isEmpty()) {
-            log.info("Most frequent pinned stack: {}", PinningText.describe(pinning.topStacks().get(0)));
+            PinningStats.StackCount top = pinning.topStacks().get(0);
+            log.info("Most frequent pinned stack ({}): {}", PinningText.remedy(top), PinningText.describe(top));
         }
         return new Result(log);
     }

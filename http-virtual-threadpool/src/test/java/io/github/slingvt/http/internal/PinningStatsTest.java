@@ -90,4 +90,18 @@ class PinningStatsTest {
         PinningText.printHtml(new java.io.PrintWriter(html), stats);
         assertThat(html.toString()).contains("x.Y.&lt;clinit&gt;(line 7)").doesNotContain("<clinit>");
     }
+
+    @Test
+    void theRemedyNamesThePoolAndTheConfigurationLineThatMovesIt() {
+        assertThat(PinningText.remedy(stack("sling-oak-vt-3"))).isEqualTo("thread sling-oak-vt-3 of Sling pool 'oak': "
+                + "to run that pool on platform threads, add poolModes=oak=kernel to io.github.slingvt.threads.VirtualThreadPools");
+        assertThat(PinningText.remedy(stack("async-index-update-async"))).contains("Sling pool 'oak'")
+                .contains("poolModes=oak=kernel");
+        assertThat(PinningText.remedy(stack("slingvt-http-12"))).contains("mode=kernel in io.github.slingvt.http.VirtualThreads");
+        assertThat(PinningText.remedy(stack("other"))).isEqualTo("thread other");
+    }
+
+    private static PinningStats.StackCount stack(String thread) {
+        return new PinningStats.StackCount(java.util.List.of("a.B.c(line 1)"), "", 1, 25_000_000, thread);
+    }
 }

@@ -70,7 +70,21 @@ final class AdmissionGate {
         }
     }
 
-    /** Called once for every admitted request when it is finished. */
+    /**
+     * Counts a request that runs without waiting for admission (kernel mode, a request already on a virtual thread,
+     * an admin request), so that the cap counts every running request whatever path it took: after a switch to a
+     * bounded mode, new requests are admitted only as the running count falls below the cap. Undone by {@link #exit}.
+     */
+    void track() {
+        lock.lock();
+        try {
+            running++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called once for every admitted or tracked request when it is finished. */
     void exit() {
         List<Waiter> admitted;
         lock.lock();

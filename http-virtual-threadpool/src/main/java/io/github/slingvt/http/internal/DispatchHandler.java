@@ -21,6 +21,9 @@ import org.slf4j.LoggerFactory;
  */
 final class DispatchHandler extends Handler.Wrapper {
 
+    /** The Felix web console's default root ({@code felix.webconsole.manager.root}). */
+    static final String ADMIN_PATH = "/system/console";
+
     /** Request attribute: the mode ("virtual" or "kernel") the request was admitted under. */
     static final String ADMITTED_MODE_ATTRIBUTE = "io.github.slingvt.http.admittedMode";
 
@@ -43,7 +46,7 @@ final class DispatchHandler extends Handler.Wrapper {
             return false;
         }
         ThreadingSettings settings = state.settings();
-        if (settings.mode() == ThreadingMode.KERNEL || Thread.currentThread().isVirtual()) {
+        if (settings.mode() == ThreadingMode.KERNEL || Thread.currentThread().isVirtual() || isAdmin(request)) {
             ThreadingMode here = Thread.currentThread().isVirtual() ? ThreadingMode.VIRTUAL : ThreadingMode.KERNEL;
             request.setAttribute(ADMITTED_MODE_ATTRIBUTE, here.label());
             return handleHere(next, request, response, callback);
@@ -55,10 +58,24 @@ final class DispatchHandler extends Handler.Wrapper {
         return true;
     }
 
+    /**
+     * The web console: an operator who switches modes or reads the counters under overload must not queue behind
+     * the application's requests. It runs on the thread it arrived on and is counted, never queued or refused.
+     */
+    static boolean isAdmin(Request request) {
+        String path = Request.getPathInContext(request);
+        return path != null && (path.equals(ADMIN_PATH) || path.startsWith(ADMIN_PATH + "/"));
+    }
+
     private boolean handleHere(Handler next, Request request, Response response, Callback callback) throws Exception {
         RequestCounters counters = state.counters();
+        AdmissionGate gate = state.gate();
         counters.admitted(Thread.currentThread().isVirtual());
-        Completion completion = new Completion(1, counters::completed);
+        gate.track();
+        Completion completion = new Completion(1, () -> {
+            counters.completed();
+            gate.exit();
+        });
         boolean handled;
         try {
             handled = next.handle(request, response, Callback.from(completion::done, callback));

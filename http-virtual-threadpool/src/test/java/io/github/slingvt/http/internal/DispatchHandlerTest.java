@@ -2,9 +2,6 @@ package io.github.slingvt.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +17,6 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.util.Callback;
@@ -34,52 +30,33 @@ import org.junit.jupiter.api.Test;
 class DispatchHandlerTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final HttpClient client = HttpClient.newBuilder()
-            .executor(Executors.newVirtualThreadPerTaskExecutor())
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    private TestJetty jetty;
     private Server server;
     private ProbeHandler probe;
     private ContextHandler context;
     private ThreadingState state;
-    private String base;
 
     @BeforeEach
     void startJetty() throws Exception {
-        server = new Server(new QueuedThreadPool(50));
-        ServerConnector connector = new ServerConnector(server);
-        connector.setHost("127.0.0.1");
-        connector.setPort(freePort());
-        server.addConnector(connector);
-        probe = new ProbeHandler();
-        // Felix's shape: Server -> ContextHandlerCollection (dynamic) -> one servlet context
-        context = new ContextHandler(probe, "/");
-        server.setHandler(new ContextHandlerCollection(context));
-        server.start();
-        base = "http://127.0.0.1:" + connector.getLocalPort();
+        jetty = new TestJetty();
+        server = jetty.server;
+        probe = jetty.probe;
+        context = jetty.context;
         state = new ThreadingState(timer);
     }
 
     @AfterEach
     void stopJetty() throws Exception {
-        server.stop();
+        jetty.close();
         timer.shutdownNow();
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
-
     private HttpResponse<String> get(String query) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(base + "/probe?" + query)).timeout(Duration.ofSeconds(20))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        return jetty.get("/probe?" + query);
     }
 
     private CompletableFuture<HttpResponse<String>> getAsync(String query) {
-        return client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/probe?" + query))
-                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        return jetty.getAsync("/probe?" + query);
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {

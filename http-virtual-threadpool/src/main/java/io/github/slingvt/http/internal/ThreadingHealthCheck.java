@@ -80,7 +80,10 @@ public final class ThreadingHealthCheck implements HealthCheck {
         log.info("Pinning detector: {}", pinning.detectorState());
         if (rates.pinned() > 0 && !pinning.topStacks().isEmpty()) {
             PinningStats.StackCount top = pinning.topStacks().get(0);
-            log.info("Most frequent pinned stack ({}): {}", PinningText.remedy(top), PinningText.describe(top));
+            // No frames here: /system/health answers anonymous requests, and a stack shows the application's code.
+            // The stacks are on the console page and in the status printer, both for admins only.
+            log.info("Most frequent pinned stack: {} ({}); its frames are on the web console page Virtual Threads",
+                    PinningText.headline(top), PinningText.remedy(top));
         }
         return new Result(log);
     }

@@ -92,6 +92,13 @@ public final class ConsolePlugin extends HttpServlet {
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String crossSite = SameOrigin.refusal(request);
+        if (crossSite != null) {
+            response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+            response.setContentType("application/json;charset=utf-8");
+            response.getWriter().print("{\"error\":" + JsonText.quote(crossSite) + "}");
+            return;
+        }
         String poolsMode = request.getParameter(PoolsModeSwitcher.PARAMETER);
         if (poolsMode != null) {
             switchPools(request, response, poolsMode);

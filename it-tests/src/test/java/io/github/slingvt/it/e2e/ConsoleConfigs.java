@@ -104,11 +104,17 @@ final class ConsoleConfigs {
 
     /** POSTs a form to a console path with the admin login. */
     static HttpResponse<String> post(String baseUrl, String path, String form) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+        return post(baseUrl, path, form, Map.of());
+    }
+
+    /** The same with extra headers, for example the {@code Origin} a browser sends. */
+    static HttpResponse<String> post(String baseUrl, String path, String form, Map<String, String> headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(30))
                 .header("Authorization", AUTHORIZATION)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
+                .header("Content-Type", "application/x-www-form-urlencoded");
+        headers.forEach(builder::header);
+        HttpRequest request = builder.POST(HttpRequest.BodyPublishers.ofString(form)).build();
         try {
             return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {

@@ -135,4 +135,17 @@ class ConsolePageE2EIT {
         assertThat(response.statusCode()).as("GET %s: %s", HTTP_STATUS, response.body()).isEqualTo(200);
         return json(response);
     }
+
+    @Test
+    void aModeSwitchPostedByAnotherSiteIsRefusedAndOneFromTheConsoleWorks() throws Exception {
+        HttpResponse<String> crossSite = ConsoleConfigs.post(sling.baseUrl(), CONSOLE_SLINGVT, "mode=kernel",
+                Map.of("Origin", "http://evil.example"));
+        assertThat(crossSite.statusCode()).as("cross-site POST: %s", crossSite.body()).isEqualTo(403);
+        assertThat(crossSite.body()).contains("Origin 'http://evil.example' is not this server");
+        assertThat(httpStatus().path("mode").asText()).as("mode untouched").isEqualTo("virtual");
+
+        HttpResponse<String> sameSite = ConsoleConfigs.post(sling.baseUrl(), CONSOLE_SLINGVT, "mode=virtual",
+                Map.of("Origin", sling.baseUrl()));
+        assertThat(sameSite.statusCode()).as("POST from the console's own origin: %s", sameSite.body()).isEqualTo(200);
+    }
 }

@@ -58,6 +58,11 @@ final class AsyncWorkServlet extends HttpServlet {
             Responses.badRequest(response, e);
             return;
         }
+        if (work.writes() > 0) {
+            // GET never changes state; scratch writes are POST /bin/vt/work.json, for a logged-in user.
+            Responses.postOnly(response, "writes=" + work.writes() + " (use POST /bin/vt/work.json)");
+            return;
+        }
         boolean async = request.isAsyncSupported();
         WorkReport report = new WorkReport("async", work);
         report.put("async", async);

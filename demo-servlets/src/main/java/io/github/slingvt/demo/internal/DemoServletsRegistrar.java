@@ -56,7 +56,7 @@ public final class DemoServletsRegistrar {
         this.fanout = new Fanout();
         this.cpuPool = cpuPool();
         WorkSteps steps = new WorkSteps(new RepositorySteps(resolverFactory), fanout);
-        register(bundleContext, new WorkServlet(steps), slingServlet(WorkServlet.PATH, "json", "bin"));
+        register(bundleContext, new WorkServlet(steps), slingServlet(WorkServlet.PATH, WITH_POST, "json", "bin"));
         register(bundleContext, new SlowServlet(), slingServlet(SlowServlet.PATH, "json"));
         register(bundleContext, new StatusServlet(seeder), slingServlet(StatusServlet.PATH, "json"));
         register(bundleContext, new AsyncWorkServlet(steps, cpuPool), whiteboardServlet(AsyncWorkServlet.PATH));
@@ -107,13 +107,22 @@ public final class DemoServletsRegistrar {
         return guard.read(DemoServletsConfig.PID, properties, r -> r.bool("enabled", true));
     }
 
+    /** Methods of the servlets whose POST changes state (scratch writes, the job probe). */
+    static final String[] WITH_POST = {"GET", "HEAD", "POST"};
+    private static final String[] READ_ONLY = {"GET", "HEAD"};
+
     /** Strict: only the listed extensions and GET/HEAD reach the servlet; anything else is 404 or 405. */
     static Dictionary<String, Object> slingServlet(String path, String... extensions) {
+        return slingServlet(path, READ_ONLY, extensions);
+    }
+
+    /** Strict: only the listed extensions and methods reach the servlet. */
+    static Dictionary<String, Object> slingServlet(String path, String[] methods, String... extensions) {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("sling.servlet.paths", path);
         properties.put("sling.servlet.paths.strict", true);
         properties.put("sling.servlet.extensions", extensions);
-        properties.put("sling.servlet.methods", new String[] {"GET", "HEAD"});
+        properties.put("sling.servlet.methods", methods);
         properties.put("service.description", "Sling VT demo servlet " + path + " (not for production exposure)");
         return properties;
     }

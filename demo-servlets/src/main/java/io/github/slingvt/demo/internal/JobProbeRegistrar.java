@@ -47,7 +47,7 @@ public final class JobProbeRegistrar {
                 (id, task) -> jobManager.addJob(JobThreadsProbe.TOPIC, Map.of(JobThreadsProbe.ID_PROPERTY, id)) != null,
                 TIMEOUT);
         registrations.add(bundleContext.registerService(Servlet.class, new JobsProbeServlet(probe),
-                DemoServletsRegistrar.slingServlet(JobsProbeServlet.PATH, "json")));
+                DemoServletsRegistrar.slingServlet(JobsProbeServlet.PATH, DemoServletsRegistrar.WITH_POST, "json")));
         Dictionary<String, Object> consumer = new Hashtable<>();
         consumer.put(JobConsumer.PROPERTY_TOPICS, JobThreadsProbe.TOPIC);
         registrations.add(bundleContext.registerService(JobConsumer.class, new ProbeJobConsumer(probe), consumer));

@@ -4,13 +4,14 @@ import java.io.IOException;
 
 import org.apache.sling.api.SlingJakartaHttpServletRequest;
 import org.apache.sling.api.SlingJakartaHttpServletResponse;
-import org.apache.sling.api.servlets.SlingJakartaSafeMethodsServlet;
+import org.apache.sling.api.servlets.SlingJakartaAllMethodsServlet;
 
 /**
- * GET /bin/vt/jobs.json: runs a one-shot Sling Scheduler job and a Sling Event job and answers the thread each ran on
- * ({@code {"scheduler":{"thread":..,"virtual":..},"event":{..}}}); 504 if one of them did not run in time.
+ * POST /bin/vt/jobs.json, as a logged-in user: runs a one-shot Sling Scheduler job and a Sling Event job and answers
+ * the thread each ran on ({@code {"scheduler":{"thread":..,"virtual":..},"event":{..}}}); 504 if one of them did not
+ * run in time. Adding jobs changes state, so GET answers 405.
  */
-final class JobsProbeServlet extends SlingJakartaSafeMethodsServlet {
+final class JobsProbeServlet extends SlingJakartaAllMethodsServlet {
 
     private static final long serialVersionUID = 1L;
 
@@ -25,6 +26,15 @@ final class JobsProbeServlet extends SlingJakartaSafeMethodsServlet {
     @Override
     protected void doGet(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
             throws IOException {
+        Responses.postOnly(response, "Running the job probe (it adds a Sling job)");
+    }
+
+    @Override
+    protected void doPost(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
+            throws IOException {
+        if (!Responses.requireUser(request, response)) {
+            return;
+        }
         JobThreadsProbe.Result result;
         try {
             result = probe.run();

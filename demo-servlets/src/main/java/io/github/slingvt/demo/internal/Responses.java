@@ -3,6 +3,7 @@ package io.github.slingvt.demo.internal;
 import java.io.IOException;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.slf4j.Logger;
@@ -46,5 +47,27 @@ final class Responses {
             response.reset();
             unavailable(response, e);
         }
+    }
+
+    /**
+     * State-changing demo requests need a logged-in user: an anonymous request, which any web page can make the
+     * browser send, gets 403. Answers whether the request may go on.
+     */
+    static boolean requireUser(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String user = request.getRemoteUser();
+        if (user != null && !user.isBlank() && !"anonymous".equals(user)) {
+            return true;
+        }
+        json(response, HttpServletResponse.SC_FORBIDDEN, Json.object("error", request.getMethod() + " "
+                + request.getRequestURI() + " changes state and needs a logged-in user; log in (for example basic "
+                + "authentication as admin) and send it again"));
+        return false;
+    }
+
+    /** 405 for a GET that would change state, naming the method to use. */
+    static void postOnly(HttpServletResponse response, String what) throws IOException {
+        response.setHeader("Allow", "POST");
+        json(response, HttpServletResponse.SC_METHOD_NOT_ALLOWED, Json.object("error", what
+                + " changes state, and GET never does: send it with POST as a logged-in user"));
     }
 }

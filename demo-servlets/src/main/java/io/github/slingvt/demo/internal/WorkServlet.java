@@ -6,7 +6,7 @@ import java.io.OutputStream;
 import org.apache.sling.api.SlingJakartaHttpServletRequest;
 import org.apache.sling.api.SlingJakartaHttpServletResponse;
 import org.apache.sling.api.resource.ResourceResolver;
-import org.apache.sling.api.servlets.SlingJakartaSafeMethodsServlet;
+import org.apache.sling.api.servlets.SlingJakartaAllMethodsServlet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,9 +14,11 @@ import io.github.slingvt.demo.internal.DemoContent.TreeShape;
 
 /**
  * GET /bin/vt/work.json and /bin/vt/work.bin: the workload as plain blocking code, the way most Sling code is
- * written. On a virtual request thread every wait in here unmounts the thread instead of holding a carrier.
+ * written. On a virtual request thread every wait in here unmounts the thread instead of holding a carrier. Scratch
+ * writes ({@code writes > 0}) change the repository, so they are POST only, for a logged-in user; GET with writes is
+ * answered 405.
  */
-final class WorkServlet extends SlingJakartaSafeMethodsServlet {
+final class WorkServlet extends SlingJakartaAllMethodsServlet {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(WorkServlet.class);
@@ -32,13 +34,42 @@ final class WorkServlet extends SlingJakartaSafeMethodsServlet {
     @Override
     protected void doGet(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
             throws IOException {
-        WorkRequest work;
-        try {
-            work = WorkRequest.parse(request::getParameter);
-        } catch (InvalidParameterException e) {
-            Responses.badRequest(response, e);
+        WorkRequest work = parse(request, response);
+        if (work == null) {
             return;
         }
+        if (work.writes() > 0) {
+            Responses.postOnly(response, "writes=" + work.writes());
+            return;
+        }
+        serve(request, response, work);
+    }
+
+    @Override
+    protected void doPost(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
+            throws IOException {
+        if (!Responses.requireUser(request, response)) {
+            return;
+        }
+        WorkRequest work = parse(request, response);
+        if (work != null) {
+            serve(request, response, work);
+        }
+    }
+
+    /** The parameters, or null after a 400 that names the bad one. */
+    private static WorkRequest parse(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
+            throws IOException {
+        try {
+            return WorkRequest.parse(request::getParameter);
+        } catch (InvalidParameterException e) {
+            Responses.badRequest(response, e);
+            return null;
+        }
+    }
+
+    private void serve(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response,
+            WorkRequest work) throws IOException {
         boolean binary = "bin".equals(request.getRequestPathInfo().getExtension());
         WorkReport report = new WorkReport("sync", work);
         ResourceResolver resolver = request.getResourceResolver();

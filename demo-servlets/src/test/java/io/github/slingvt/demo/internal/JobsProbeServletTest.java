@@ -17,10 +17,29 @@ class JobsProbeServletTest {
 
     private final SlingContext context = new SlingContext();
 
+    /** POST as admin: the probe adds a Sling job, so it is POST only, for a logged-in user. */
     private MockSlingJakartaHttpServletResponse get(JobThreadsProbe probe) throws Exception {
+        return send(probe, "POST", "admin");
+    }
+
+    private MockSlingJakartaHttpServletResponse send(JobThreadsProbe probe, String method, String user)
+            throws Exception {
+        context.jakartaRequest().setMethod(method);
+        context.jakartaRequest().setRemoteUser(user);
         MockSlingJakartaHttpServletResponse response = new MockSlingJakartaHttpServletResponse();
         new JobsProbeServlet(probe).service(context.jakartaRequest(), response);
         return response;
+    }
+
+    @Test
+    void aGetOrAnAnonymousPostAddsNoJob() throws Exception {
+        JobThreadsProbe probe = new JobThreadsProbe((id, task) -> {
+            throw new AssertionError("no scheduler job may be started");
+        }, (id, task) -> {
+            throw new AssertionError("no Sling job may be added");
+        }, Duration.ofSeconds(1));
+        assertThat(send(probe, "GET", "admin").getStatus()).isEqualTo(405);
+        assertThat(send(probe, "POST", null).getStatus()).isEqualTo(403);
     }
 
     @Test

@@ -47,6 +47,13 @@ class WorkServletTest {
         return get(context.jakartaRequest(), extension, params);
     }
 
+    /** A POST as the logged-in user {@code user}, or anonymous when {@code user} is null. */
+    private MockSlingJakartaHttpServletResponse post(String user, String extension, String... params) throws Exception {
+        context.jakartaRequest().setMethod("POST");
+        context.jakartaRequest().setRemoteUser(user);
+        return get(context.jakartaRequest(), extension, params);
+    }
+
     private MockSlingJakartaHttpServletResponse get(SlingJakartaHttpServletRequest request, String extension,
             String... params) throws Exception {
         context.jakartaRequest().setParameterMap(Fixtures.params(params));
@@ -119,10 +126,27 @@ class WorkServletTest {
     @Test
     void writesAreSavedThenRemoved() throws Exception {
         Fixtures.seed(context, Fixtures.SMALL_TREE);
-        JsonObject writes = Fixtures.json(get("json", "writes", "25").getOutputAsString()).getJsonObject("writes");
+        JsonObject writes = Fixtures.json(post("admin", "json", "writes", "25").getOutputAsString())
+                .getJsonObject("writes");
         assertThat(writes.getInt("nodes")).isEqualTo(25);
         assertThat(writes.getBoolean("removed")).isTrue();
         assertThat(writes.getString("path")).startsWith(DemoContent.SCRATCH + "/");
+        assertThat(Fixtures.scratchChildren(context.resourceResolver())).isEmpty();
+    }
+
+    @Test
+    void aGetNeverWritesAndAnAnonymousPostIsRefused() throws Exception {
+        Fixtures.seed(context, Fixtures.SMALL_TREE);
+        MockSlingJakartaHttpServletResponse get = get("json", "writes", "25");
+        assertThat(get.getStatus()).isEqualTo(405);
+        assertThat(get.getHeader("Allow")).isEqualTo("POST");
+        assertThat(Fixtures.json(get.getOutputAsString()).getString("error"))
+                .isEqualTo("writes=25 changes state, and GET never does: send it with POST as a logged-in user");
+        for (String anonymous : new String[] {null, "anonymous"}) {
+            MockSlingJakartaHttpServletResponse post = post(anonymous, "json", "writes", "25");
+            assertThat(post.getStatus()).as("POST as %s", anonymous).isEqualTo(403);
+            assertThat(Fixtures.json(post.getOutputAsString()).getString("error")).contains("needs a logged-in user");
+        }
         assertThat(Fixtures.scratchChildren(context.resourceResolver())).isEmpty();
     }
 
@@ -192,7 +216,7 @@ class WorkServletTest {
     @Test
     void allStepsRunInOneRequest() throws Exception {
         Fixtures.seed(context, Fixtures.SMALL_TREE);
-        JsonObject body = Fixtures.json(get("json", "reads", "5", "writes", "5", "fileLength", "1024",
+        JsonObject body = Fixtures.json(post("admin", "json", "reads", "5", "writes", "5", "fileLength", "1024",
                 "idleDelay", "10", "cpuIterations", "10").getOutputAsString());
         assertThat(body.getJsonObject("params").getInt("reads")).isEqualTo(5);
         assertThat(body.getJsonObject("reads").getInt("nodes")).isEqualTo(5);
@@ -222,7 +246,7 @@ class WorkServletTest {
 
     @Test
     void writesWithoutScratchPathAre503() throws Exception {
-        MockSlingJakartaHttpServletResponse response = get("json", "writes", "1");
+        MockSlingJakartaHttpServletResponse response = post("admin", "json", "writes", "1");
         assertThat(response.getStatus()).isEqualTo(503);
         assertThat(Fixtures.json(response.getOutputAsString()).getString("message")).contains(DemoContent.SCRATCH);
     }

@@ -57,7 +57,7 @@ class DemoConcurrentWritesE2EIT {
             for (int i = 0; i < REQUESTS; i++) {
                 futures.add(clients.submit(() -> {
                     start.await();
-                    return sling.get(query);
+                    return DemoServletsSupport.postAsAdmin(sling, query);
                 }));
             }
             began = System.nanoTime();

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -78,6 +79,29 @@ final class DemoServletsSupport {
     static JsonNode getOk(SlingInstance sling, String pathAndQuery) {
         final HttpResponse<String> response = sling.get(pathAndQuery);
         assertThat(response.statusCode()).as("GET %s: %s", pathAndQuery, response.body()).isEqualTo(200);
+        return json(response);
+    }
+
+    /**
+     * POSTs the query of {@code pathAndQuery} as a form, logged in as admin: work with {@code writes} and the job
+     * probe change state, so they are POST only, for a logged-in user.
+     */
+    static HttpResponse<String> postAsAdmin(SlingInstance sling, String pathAndQuery) {
+        final int q = pathAndQuery.indexOf('?');
+        final Map<String, String> form = new LinkedHashMap<>();
+        if (q >= 0) {
+            for (String pair : pathAndQuery.substring(q + 1).split("&")) {
+                final int eq = pair.indexOf('=');
+                form.put(pair.substring(0, eq), pair.substring(eq + 1));
+            }
+        }
+        return sling.postForm(q >= 0 ? pathAndQuery.substring(0, q) : pathAndQuery, form, true);
+    }
+
+    /** {@link #postAsAdmin}, asserting 200 and answering the JSON. */
+    static JsonNode postOk(SlingInstance sling, String pathAndQuery) {
+        final HttpResponse<String> response = postAsAdmin(sling, pathAndQuery);
+        assertThat(response.statusCode()).as("POST %s as admin: %s", pathAndQuery, response.body()).isEqualTo(200);
         return json(response);
     }
 

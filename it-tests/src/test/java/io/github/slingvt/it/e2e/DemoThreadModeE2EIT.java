@@ -4,6 +4,7 @@ import static io.github.slingvt.it.e2e.DemoServletsSupport.WORK_BIN;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.WORK_JSON;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.getBytes;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.getOk;
+import static io.github.slingvt.it.e2e.DemoServletsSupport.postOk;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.switchMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +26,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SharedSlingInstance.class)
 class DemoThreadModeE2EIT {
 
+    /** POSTed as admin: writes change state. */
     private static final String WORK = "?reads=20&writes=2&fileLength=1500&idleDelay=5&cpuIterations=10";
+    /** The same without writes, for the GET of work.bin. */
+    private static final String READ_WORK = "?reads=20&fileLength=1500&idleDelay=5&cpuIterations=10";
 
     private final SlingInstance sling;
 
@@ -48,7 +52,7 @@ class DemoThreadModeE2EIT {
         switchMode(sling, "virtual");
 
         for (int i = 0; i < 3; i++) {
-            final JsonNode work = getOk(sling, WORK_JSON + WORK);
+            final JsonNode work = postOk(sling, WORK_JSON + WORK);
             assertThat(work.at("/thread/virtual").isBoolean()).as("thread.virtual in %s", work).isTrue();
             assertThat(work.at("/thread/virtual").asBoolean()).as("thread.virtual in %s", work).isTrue();
             assertDone(work);
@@ -63,7 +67,7 @@ class DemoThreadModeE2EIT {
         assertThat(kernel.path("mode").asText()).isEqualTo("kernel");
 
         for (int i = 0; i < 3; i++) {
-            final JsonNode work = getOk(sling, WORK_JSON + WORK);
+            final JsonNode work = postOk(sling, WORK_JSON + WORK);
             assertThat(work.at("/thread/virtual").isBoolean()).as("thread.virtual in %s", work).isTrue();
             assertThat(work.at("/thread/virtual").asBoolean()).as("thread.virtual in kernel mode: %s", work)
                     .isFalse();
@@ -77,16 +81,16 @@ class DemoThreadModeE2EIT {
         assertThat(fanout.at("/fanout/ok").asInt()).as("fanout.ok in kernel mode: %s", fanout).isEqualTo(4);
 
         switchMode(sling, "virtual");
-        final JsonNode back = getOk(sling, WORK_JSON + WORK);
+        final JsonNode back = postOk(sling, WORK_JSON + WORK);
         assertThat(back.at("/thread/virtual").asBoolean()).as("thread.virtual after switching back: %s", back)
                 .isTrue();
         assertDone(back);
     }
 
     private void assertBinaryThread(String virtual) {
-        final HttpResponse<byte[]> bin = getBytes(sling, WORK_BIN + WORK);
-        assertThat(bin.statusCode()).as("GET work.bin%s", WORK).isEqualTo(200);
-        assertThat(bin.body().length).as("bytes of work.bin%s", WORK).isEqualTo(1500);
+        final HttpResponse<byte[]> bin = getBytes(sling, WORK_BIN + READ_WORK);
+        assertThat(bin.statusCode()).as("GET work.bin%s", READ_WORK).isEqualTo(200);
+        assertThat(bin.body().length).as("bytes of work.bin%s", READ_WORK).isEqualTo(1500);
         assertThat(bin.headers().firstValue("X-VT-Thread-Virtual")).as("X-VT-Thread-Virtual of work.bin")
                 .hasValue(virtual);
         assertThat(bin.headers().firstValue("X-VT-Thread-Name")).as("X-VT-Thread-Name of work.bin").isPresent();

@@ -6,6 +6,7 @@ import static io.github.slingvt.it.e2e.DemoServletsSupport.WORK_JSON;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.assertGoneFromRepository;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.getBytes;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.getOk;
+import static io.github.slingvt.it.e2e.DemoServletsSupport.postOk;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.json;
 import static io.github.slingvt.it.e2e.DemoServletsSupport.scratchChildren;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,10 +81,23 @@ class DemoWorkParametersE2EIT {
                 .isEqualTo((long) reads * PROPERTIES_PER_LEAF);
     }
 
+    @Test
+    void writesAndTheJobProbeNeedAPostByALoggedInUser() {
+        final HttpResponse<String> get = sling.get(WORK_JSON + "?writes=5");
+        assertThat(get.statusCode()).as("anonymous GET with writes: %s", get.body()).isEqualTo(405);
+        assertThat(get.body()).contains("writes=5 changes state, and GET never does");
+        final HttpResponse<String> anonymous = sling.postForm(WORK_JSON, java.util.Map.of("writes", "5"), false);
+        assertThat(anonymous.statusCode()).as("anonymous POST with writes: %s", anonymous.body()).isEqualTo(403);
+        assertThat(sling.get("/bin/vt/jobs.json").statusCode()).as("GET of the job probe").isEqualTo(405);
+        assertThat(sling.postForm("/bin/vt/jobs.json", java.util.Map.of(), false).statusCode())
+                .as("anonymous POST of the job probe").isEqualTo(403);
+        assertThat(scratchChildren(sling)).as("nothing was written").isEmpty();
+    }
+
     @ParameterizedTest(name = "writes={0}")
     @ValueSource(ints = {1, 25, 1000})
     void writesSavesThatManyNodesAndLeavesNothingInTheRepository(int writes) {
-        final JsonNode work = getOk(sling, WORK_JSON + "?writes=" + writes);
+        final JsonNode work = postOk(sling, WORK_JSON + "?writes=" + writes);
 
         assertThat(work.at("/writes/nodes").asInt()).as("writes.nodes in %s", work).isEqualTo(writes);
         assertThat(work.at("/writes/removed").asBoolean()).as("writes.removed in %s", work).isTrue();
@@ -207,7 +221,7 @@ class DemoWorkParametersE2EIT {
 
     @Test
     void allParametersTogetherAreEachReportedAndEchoed() {
-        final JsonNode work = getOk(sling, WORK_JSON
+        final JsonNode work = postOk(sling, WORK_JSON
                 + "?reads=50&writes=5&fileLength=2000&idleDelay=30&cpuIterations=100&fanout=2&fanoutDelay=10");
 
         assertThat(work.path("mode").asText()).as("mode in %s", work).isEqualTo("sync");

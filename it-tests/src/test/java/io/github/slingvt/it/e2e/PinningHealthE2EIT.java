@@ -78,7 +78,7 @@ class PinningHealthE2EIT {
         try (ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
             final List<Future<HttpResponse<String>>> futures = new ArrayList<>();
             for (int i = 0; i < REQUESTS; i++) {
-                futures.add(clients.submit(() -> sling.get(WORKLOAD)));
+                futures.add(clients.submit(() -> DemoServletsSupport.postAsAdmin(sling, WORKLOAD)));
             }
             for (Future<HttpResponse<String>> future : futures) {
                 final HttpResponse<String> response = future.get(120, TimeUnit.SECONDS);

@@ -58,7 +58,7 @@ class ScratchSweepE2EIT {
         for (int i = 0; i < WRITERS; i++) {
             writers.submit(() -> {
                 while (writing.get()) {
-                    sling.get(WRITES);
+                    DemoServletsSupport.postAsAdmin(sling, WRITES);
                 }
                 return null;
             });

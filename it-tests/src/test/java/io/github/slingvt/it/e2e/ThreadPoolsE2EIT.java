@@ -61,11 +61,11 @@ class ThreadPoolsE2EIT {
         final JsonNode before = status();
         // Sling Event handles no job during its startup delay (JobManagerConfiguration startup.delay, 30 s by
         // default) after the topology is established; the probe answers 504 until then (at most 10 s per attempt).
-        HttpResponse<String> response = sling.get(JOBS_PROBE);
+        HttpResponse<String> response = sling.postForm(JOBS_PROBE, Map.of(), true);
         for (int attempt = 1; response.statusCode() == 504 && attempt < PROBE_ATTEMPTS; attempt++) {
-            response = sling.get(JOBS_PROBE);
+            response = sling.postForm(JOBS_PROBE, Map.of(), true);
         }
-        assertThat(response.statusCode()).as("GET %s: %s", JOBS_PROBE, response.body()).isEqualTo(200);
+        assertThat(response.statusCode()).as("POST %s as admin: %s", JOBS_PROBE, response.body()).isEqualTo(200);
         final JsonNode body = JSON.readTree(response.body());
         for (String job : new String[] {"scheduler", "event"}) {
             assertThat(body.path(job).path("thread").asText()).as("%s job thread in %s", job, body).isNotBlank();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -19,7 +20,13 @@ final class AdmissionGate {
     private final ReentrantLock lock = new ReentrantLock();
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
     private final ScheduledExecutorService timeouts;
-    private int running;
+    /**
+     * Requests running: atomic, so that {@link #track()} and {@link #exit()} stay lock-free while nobody waits (every
+     * request of the unbounded and kernel modes passes them). Changed under the lock only together with the queue.
+     */
+    private final AtomicInteger running = new AtomicInteger();
+    /** Whether {@link #waiting} is non-empty; written under the lock, read by {@link #exit()} without it. */
+    private volatile boolean anyWaiting;
     private int maxRunning = Integer.MAX_VALUE;
     private int maxQueued;
     private long timeoutMillis = 1;
@@ -47,16 +54,21 @@ final class AdmissionGate {
     void enter(Runnable onAdmit, Runnable onReject) {
         Waiter waiter = null;
         boolean admitNow = false;
+        List<Waiter> admitted = List.of();
         long timeout;
         lock.lock();
         try {
             timeout = timeoutMillis;
-            if (running < maxRunning && waiting.isEmpty()) {
-                running++;
+            if (running.get() < maxRunning && waiting.isEmpty()) {
+                running.incrementAndGet();
                 admitNow = true;
             } else if (waiting.size() < maxQueued) {
                 waiter = new Waiter(onAdmit, onReject);
                 waiting.add(waiter);
+                anyWaiting = true;
+                // An exit() that read anyWaiting before it was set did not admit anyone: its decrement is visible
+                // now, so admit here what it would have admitted.
+                admitted = admitWaitersLocked();
             }
         } finally {
             lock.unlock();
@@ -66,7 +78,10 @@ final class AdmissionGate {
         } else if (waiter == null) {
             onReject.run();
         } else {
-            waiter.timer = timeouts.schedule(waiter::expire, timeout, TimeUnit.MILLISECONDS);
+            if (!admitted.contains(waiter)) {
+                waiter.timer = timeouts.schedule(waiter::expire, timeout, TimeUnit.MILLISECONDS);
+            }
+            admitted.forEach(Waiter::admit);
         }
     }
 
@@ -76,20 +91,18 @@ final class AdmissionGate {
      * bounded mode, new requests are admitted only as the running count falls below the cap. Undone by {@link #exit}.
      */
     void track() {
-        lock.lock();
-        try {
-            running++;
-        } finally {
-            lock.unlock();
-        }
+        running.incrementAndGet();
     }
 
     /** Called once for every admitted or tracked request when it is finished. */
     void exit() {
+        running.decrementAndGet();
+        if (!anyWaiting) {
+            return;
+        }
         List<Waiter> admitted;
         lock.lock();
         try {
-            running--;
             admitted = admitWaitersLocked();
         } finally {
             lock.unlock();
@@ -98,12 +111,7 @@ final class AdmissionGate {
     }
 
     int running() {
-        lock.lock();
-        try {
-            return running;
-        } finally {
-            lock.unlock();
-        }
+        return running.get();
     }
 
     int queued() {
@@ -118,12 +126,13 @@ final class AdmissionGate {
     private List<Waiter> admitWaitersLocked() {
         List<Waiter> admitted = new ArrayList<>();
         Iterator<Waiter> it = waiting.iterator();
-        while (running < maxRunning && it.hasNext()) {
+        while (running.get() < maxRunning && it.hasNext()) {
             Waiter next = it.next();
             it.remove();
-            running++;
+            running.incrementAndGet();
             admitted.add(next);
         }
+        anyWaiting = !waiting.isEmpty();
         return admitted;
     }
 
@@ -150,6 +159,7 @@ final class AdmissionGate {
             lock.lock();
             try {
                 removed = waiting.remove(this);
+                anyWaiting = !waiting.isEmpty();
             } finally {
                 lock.unlock();
             }

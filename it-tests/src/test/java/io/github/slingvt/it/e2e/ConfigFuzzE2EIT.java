@@ -17,7 +17,6 @@ import java.util.function.BiFunction;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.slingvt.it.e2e.ConfigFuzzPlan.Case;
 import io.github.slingvt.it.e2e.ConfigFuzzPlan.Property;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * Before the config guard, a word in a number field left the HTTP layer in "failed activation" after a restart, with
  * requests on platform threads and nothing in the log.
  */
-class ConfigFuzzE2EIT {
+class ConfigFuzzE2EIT extends OwnInstanceTestSupport {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfigFuzzE2EIT.class);
     private static final String POOL_FACTORY = "org.apache.sling.commons.threads.impl.DefaultThreadPool.factory";
@@ -41,19 +40,9 @@ class ConfigFuzzE2EIT {
             "io.github.slingvt.threads.VirtualThreadPools", "io.github.slingvt.demo.DemoServlets",
             "io.github.slingvt.demo.ContentSeeder");
 
-    private SlingInstance sling;
-
-    @AfterEach
-    void stop() {
-        if (sling != null) {
-            sling.stop();
-        }
-    }
-
     @Test
     void everyBadValueIsRefusedByNameLiveAndAfterARestartWhileRequestsStayVirtual() throws Exception {
-        sling = start(null);
-        DemoServletsSupport.awaitSeeded(sling);
+        startSeeded(builder());
         // A factory configuration that the console creates gets a "factory.<uuid>" PID, which the file installer's
         // write-back turns into a file that it reads as another configuration at the next start, deleting the
         // console's (Sling installer behaviour, docs/NOTES.md). The pool configuration is therefore fuzzed through a
@@ -163,24 +152,18 @@ class ConfigFuzzE2EIT {
         return cases.size();
     }
 
-    /** Stops the instance and starts it again on the same home; answers the error.log line count before it. */
     private int restart() {
-        Path home = sling.home();
-        sling.stop();
-        int mark = sling.errorLogLines().size();
-        sling = start(home);
-        return mark;
+        return restart(builder());
     }
 
-    private static SlingInstance start(Path home) {
+    private static SlingInstanceBuilder builder() {
         // The installer folder is scanned every 300 ms instead of 5 s, for the file channel. No write-back of console
         // changes into that folder: the installer then races the test's own writes to the same files and misses
         // some (seen: a file written while a write-back was pending was never installed). Config Admin keeps the
         // console's values across the restart by itself.
-        SlingInstanceBuilder builder = SlingInstance.builder("config-fuzz")
+        return SlingInstance.builder("config-fuzz")
                 .frameworkProperty("sling.fileinstall.interval", "300")
                 .frameworkProperty("sling.fileinstall.writeback", "false");
-        return (home == null ? builder : builder.home(home)).start();
     }
 
     private Path configFile(String pid) {

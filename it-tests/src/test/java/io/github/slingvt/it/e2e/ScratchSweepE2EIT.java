@@ -3,7 +3,6 @@ package io.github.slingvt.it.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -11,7 +10,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,34 +18,21 @@ import org.junit.jupiter.api.Test;
  * planted and flushed first, so the test fails without the sweep even when the kill happens to fall between two
  * writes, or after the last flush of the segment store.
  */
-class ScratchSweepE2EIT {
+class ScratchSweepE2EIT extends OwnInstanceTestSupport {
 
     private static final String LEFTOVER = DemoServletsSupport.SCRATCH + "/planted-leftover";
     private static final String WRITES = DemoServletsSupport.WORK_JSON + "?writes=500";
     private static final int WRITERS = 4;
 
-    private SlingInstance sling;
-
-    @AfterEach
-    void stop() {
-        if (sling != null) {
-            sling.stop();
-        }
-    }
-
     @Test
     void scratchNodesOfAKilledRunAreRemovedAtTheNextStart() throws Exception {
-        sling = SlingInstance.builder("scratch-sweep").start();
-        DemoServletsSupport.awaitSeeded(sling);
+        startSeeded(SlingInstance.builder("scratch-sweep"));
         HttpResponse<String> planted = sling.postForm(LEFTOVER, Map.of("jcr:primaryType", "nt:unstructured",
                 "vt:run", "an-earlier-run"), true);
         assertThat(planted.statusCode()).as("planting %s: %s", LEFTOVER, planted.body()).isEqualTo(201);
         // A clean stop flushes the segment store (a kill -9 loses the commits of its last seconds); the next start
         // must remove the leftover of the earlier run.
-        Path home = sling.home();
-        sling.stop();
-        int mark = sling.errorLogLines().size();
-        sling = SlingInstance.builder("scratch-sweep").home(home).start();
+        int mark = restart(SlingInstance.builder("scratch-sweep"));
         awaitScratchEmpty();
         List<String> log = sling.errorLogLines();
         assertThat(log.subList(mark, log.size())).as("the sweep removed the planted leftover and says so")
@@ -75,7 +60,7 @@ class ScratchSweepE2EIT {
         }
 
         // Whatever the last flush kept of the writes in flight is gone after the next start.
-        sling = SlingInstance.builder("scratch-sweep").home(home).start();
+        restart(SlingInstance.builder("scratch-sweep"));
         awaitScratchEmpty();
     }
 

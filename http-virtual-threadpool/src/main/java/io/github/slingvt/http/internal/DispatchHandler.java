@@ -14,10 +14,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wraps Felix's servlet context. Kernel mode: handles the request on the calling Jetty thread. Unbounded
- * virtual mode: the request already arrives on a virtual thread ({@link RequestExecutor}) and is handled there.
- * Bounded virtual mode: admits the request, then hands it to a new virtual thread and frees the Jetty thread.
- * A request keeps the mode it was admitted under, which is what makes a mode switch lossless.
+ * Wraps Felix's servlet context. Kernel mode: handles the request on the calling Jetty thread. Virtual mode: Jetty
+ * parsed the request head on one of its platform threads; this hands the request to a new virtual thread and frees
+ * the Jetty thread at once. Unbounded, the request only is counted; bounded, it is admitted first (or queued, or
+ * refused). A request keeps the mode it was admitted under, which is what makes a mode switch lossless.
+ *
+ * <p>Why not Jetty's own "virtual threads executor" of the pool, which would parse the head on the virtual thread
+ * too: Jetty's selectors read it only when they start, so using it means restarting Felix's connectors after the
+ * hand-off, which resets every live connection whenever this bundle is installed or updated (issue #11). The hand-off
+ * here works on connectors that are already running, and costs one short task on a platform thread per request.
  */
 final class DispatchHandler extends Handler.Wrapper {
 
@@ -52,6 +57,12 @@ final class DispatchHandler extends Handler.Wrapper {
             return handleHere(next, request, response, callback);
         }
         request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.VIRTUAL.label());
+        if (!settings.bounded()) {
+            // Nothing to wait for, but counted: a switch to a bounded mode then sees what is already running.
+            state.gate().track();
+            startVirtual(next, request, response, callback);
+            return true;
+        }
         state.gate().enter(
                 () -> startVirtual(next, request, response, callback),
                 () -> reject(response, callback, settings.retryAfterSeconds()));
@@ -89,6 +100,7 @@ final class DispatchHandler extends Handler.Wrapper {
         return handled;
     }
 
+    /** Runs the request on a new virtual thread; its slot (admitted or tracked) is taken already. */
     private void startVirtual(Handler next, Request request, Response response, Callback callback) {
         RequestCounters counters = state.counters();
         AdmissionGate gate = state.gate();

@@ -2,12 +2,9 @@ package io.github.slingvt.http.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executor;
 
-import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -30,17 +27,16 @@ final class ServerInstaller {
     }
 
     /**
-     * What was changed on one server, to be undone by {@link #uninstall}: the handlers, the executor, and the size
-     * Felix gave Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}), which the modes change.
+     * What was changed on one server, to be undone by {@link #uninstall}: the handlers and the size Felix gave
+     * Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}), which the modes change.
      */
-    record Installation(List<DispatchHandler> handlers, RequestExecutor executor, int felixMaxThreads) {
+    record Installation(List<DispatchHandler> handlers, int felixMaxThreads) {
     }
 
     /** @return what was installed, or {@code null} when this server must be left alone (reason logged). */
     static Installation install(Server server, ThreadingState state) {
         ThreadPool pool = server.getThreadPool();
-        Executor poolVirtual = VirtualThreads.getVirtualThreadsExecutor(pool);
-        if (!(pool instanceof QueuedThreadPool qtp) || (poolVirtual != null && !(poolVirtual instanceof RequestExecutor))) {
+        if (!(pool instanceof QueuedThreadPool qtp) || VirtualThreads.getVirtualThreadsExecutor(pool) != null) {
             LOG.error("Felix HTTP runs Jetty with its own virtual threads ({}); Sling VT leaves this server alone. "
                     + "Set org.apache.felix.http.jetty.virtualthreads.enable=false in PID org.apache.felix.http "
                     + "to let {} decide the request threads.", pool, VirtualThreadsConfig.PID);
@@ -72,19 +68,13 @@ final class ServerInstaller {
         }
         int felixMaxThreads = qtp.getMaxThreads();
         applyPlatformThreads(server, state.settings().platformThreads());
-        RequestExecutor executor = new RequestExecutor(qtp, state);
-        qtp.setVirtualThreadsExecutor(executor);
-        restartNetworkConnectors(server);
+        // Felix's connectors keep running: no live connection is touched by an install (see DispatchHandler).
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
-        return new Installation(installed, executor, felixMaxThreads);
+        return new Installation(installed, felixMaxThreads);
     }
 
     static void uninstall(Server server, Installation installation) {
-        installation.executor().detach();
-        if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
-            if (qtp.getVirtualThreadsExecutor() == installation.executor()) {
-                qtp.setVirtualThreadsExecutor(null);
-            }
+        if (server.getThreadPool() instanceof QueuedThreadPool) {
             // Without this, a running Felix keeps the virtual mode's few platform threads for all its requests.
             applyPlatformThreads(server, installation.felixMaxThreads());
         }
@@ -132,45 +122,6 @@ final class ServerInstaller {
     static int autoPlatformThreads(QueuedThreadPool qtp) {
         int leased = qtp.getThreadPoolBudget() == null ? 0 : qtp.getThreadPoolBudget().getLeasedThreads();
         return Math.max(MIN_AUTO_PLATFORM_THREADS, leased + SPARE_PLATFORM_THREADS);
-    }
-
-    /**
-     * Jetty's selectors read the pool's virtual-threads executor when they start, and Felix started its connectors
-     * before calling us; a restart lets them pick up {@link RequestExecutor}. This happens when Felix builds its
-     * Jetty, before Sling serves anything.
-     */
-    private static void restartNetworkConnectors(Server server) {
-        for (Connector connector : server.getConnectors()) {
-            if (connector instanceof ServerConnector network && network.isStarted()) {
-                try {
-                    network.stop();
-                } catch (Exception e) {
-                    LOG.warn("Stopping {} for its restart failed", network, e);
-                }
-                startWithRetries(network);
-            }
-        }
-    }
-
-    /** The port can take a moment to be free again after the stop; retry briefly rather than leave it closed. */
-    private static void startWithRetries(ServerConnector network) {
-        Exception last = null;
-        for (int attempt = 0; attempt < 50; attempt++) {
-            try {
-                network.start();
-                return;
-            } catch (Exception e) {
-                last = e;
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
-        }
-        LOG.error("{} could not be started again after its restart ({}); HTTP on that port is down until "
-                + "Felix HTTP restarts. Check that no other process took the port.", network, String.valueOf(last), last);
     }
 
     /** Hands {@code child} from {@code from} to {@code to} while it keeps running. */

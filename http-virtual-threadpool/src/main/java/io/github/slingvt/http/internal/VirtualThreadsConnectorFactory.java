@@ -25,9 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The way into an unpatched Felix HTTP Jetty 12: Felix hands every {@link ConnectorFactory} its running
  * {@link Server}. We use that call to put a {@link DispatchHandler} around Felix's servlet context, so every
- * request of every Felix connector (the public port included) passes through it, and to give Felix's thread pool a
- * {@link RequestExecutor} for Jetty's selectors. The connector we must return is a {@link HookConnector}: no port,
- * no acceptor, it serves nothing.
+ * request of every Felix connector (the public port included) passes through it, without restarting Felix's
+ * connectors. The connector we must return is a {@link HookConnector}: no port, no acceptor, it serves nothing.
  */
 @Component(service = {ConnectorFactory.class, VirtualThreadsConnectorFactory.class}, configurationPid = VirtualThreadsConfig.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
@@ -41,7 +40,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
     private final ThreadingState state;
     private final HttpThreadsJmx jmx;
     /**
-     * Guarded by itself. An entry lives from Felix's createConnector call until Felix stops that server (the
+     * Guarded by itself. An entry lives from Felix's createConnector call until Felix stops our connector (the
      * {@link HookConnector} tells), so a server Felix dropped is not kept: its handlers reference it.
      */
     private final Map<Server, ServerInstaller.Installation> installed = new IdentityHashMap<>();
@@ -91,12 +90,22 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
                 installed.put(server, installation);
             }
         }
-        return new HookConnector(server, () -> forget(server));
+        return new HookConnector(server, () -> hookStopped(server));
     }
 
-    private void forget(Server server) {
+    /**
+     * Felix stops our connector in two cases. It stops the whole server (a rebuild or shutdown): the server is not
+     * running any more, and what was installed on it only has to be forgotten. Or our factory service is going away
+     * (this bundle stops, updates or uninstalls) while the server keeps serving: then the handlers come out and
+     * Jetty's pool gets Felix's size back now, because {@link #deactivate()} runs after the service is gone.
+     */
+    private void hookStopped(Server server) {
+        ServerInstaller.Installation installation;
         synchronized (installed) {
-            installed.remove(server);
+            installation = installed.remove(server);
+        }
+        if (installation != null && server.isRunning()) {
+            ServerInstaller.uninstall(server, installation);
         }
     }
 

@@ -13,10 +13,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.util.Callback;
@@ -83,12 +85,22 @@ class DispatchHandlerTest {
     }
 
     @Test
-    void unboundedVirtualModeUsesJettysVirtualThreadPathWithoutExtraPlatformThreads() throws Exception {
-        ServerInstaller.install(server, state);
+    void installAndUninstallKeepLiveConnectionsOpen() throws Exception {
+        // Issue #11: installing used to restart Felix's connectors, resetting every keep-alive connection once.
+        ServerConnector connector = (ServerConnector) server.getConnectors()[0];
+        assertThat(get("").body()).contains("virtual=false");
+        List<EndPoint> before = List.copyOf(connector.getConnectedEndPoints());
+        assertThat(before).as("the client's keep-alive connection").hasSize(1);
+
+        ServerInstaller.Installation installation = ServerInstaller.install(server, state);
+        assertThat(get("").body()).contains("virtual=true");
+        assertThat(connector.getConnectedEndPoints()).as("same connection after install").containsExactlyElementsOf(before);
         assertThat(((QueuedThreadPool) server.getThreadPool()).getVirtualThreadsExecutor())
-                .isInstanceOf(RequestExecutor.class);
-        HttpResponse<String> response = get("");
-        assertThat(response.body()).contains("virtual=true").contains("thread=slingvt-http-");
+                .as("Jetty's pool is not given an executor that only restarted selectors would read").isNull();
+
+        ServerInstaller.uninstall(server, installation);
+        assertThat(get("").body()).contains("virtual=false");
+        assertThat(connector.getConnectedEndPoints()).as("same connection after uninstall").containsExactlyElementsOf(before);
     }
 
     @Test
@@ -201,6 +213,29 @@ class DispatchHandlerTest {
             assertThat(factory.installedServers()).isEqualTo(1);
             server.stop();
             assertThat(factory.installedServers()).isZero();
+        } finally {
+            factory.deactivate();
+        }
+    }
+
+    @Test
+    void whenFelixRemovesOurConnectorFromARunningServerEverythingComesOut() throws Exception {
+        // What Felix's ConnectorFactoryTracker does when our service goes away (bundle stop, update, uninstall):
+        // it stops our connector and removes it, and the server keeps serving. DS deactivates us only afterwards.
+        QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
+        VirtualThreadsConnectorFactory factory = new VirtualThreadsConnectorFactory(
+                new io.github.slingvt.config.internal.ConfigGuardService(), java.util.Map.of());
+        try {
+            org.eclipse.jetty.server.Connector hook = factory.createConnector(server);
+            server.addConnector(hook);
+            hook.start();
+            assertThat(get("").body()).contains("virtual=true");
+            hook.stop();
+            server.removeConnector(hook);
+            assertThat(factory.installedServers()).isZero();
+            assertThat(((ContextHandlerCollection) server.getHandler()).getHandlers()).containsExactly(context);
+            assertThat(qtp.getMaxThreads()).as("Felix's pool size").isEqualTo(50);
+            assertThat(get("").body()).contains("virtual=false");
         } finally {
             factory.deactivate();
         }

@@ -125,6 +125,38 @@ final class ConsoleConfigs {
         }
     }
 
+    /**
+     * Installs (or, when a bundle of that symbolic name exists, updates) and starts the bundle in {@code jar} with the
+     * web console's upload form, as an operator does; the console answers at once and installs in the background.
+     */
+    static HttpResponse<String> installBundle(String baseUrl, java.nio.file.Path jar) {
+        String boundary = "slingvt-" + System.nanoTime();
+        StringBuilder fields = new StringBuilder();
+        for (String[] field : new String[][] {{"action", "install"}, {"bundlestart", "start"}}) {
+            fields.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(field[0])
+                    .append("\"\r\n\r\n").append(field[1]).append("\r\n");
+        }
+        fields.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"bundlefile\"; filename=\"")
+                .append(jar.getFileName()).append("\"\r\nContent-Type: application/java-archive\r\n\r\n");
+        try {
+            byte[] head = fields.toString().getBytes(StandardCharsets.UTF_8);
+            byte[] body = java.nio.file.Files.readAllBytes(jar);
+            byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/system/console/bundles"))
+                    .timeout(Duration.ofSeconds(30))
+                    .header("Authorization", AUTHORIZATION)
+                    .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                    .POST(HttpRequest.BodyPublishers.ofByteArrays(List.of(head, body, tail)))
+                    .build();
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("install " + jar, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted: install " + jar, e);
+        }
+    }
+
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }

@@ -1,0 +1,131 @@
+package io.github.slingvt.it.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue #11, item 2: the HTTP bundle goes into and out of a running instance under load without a failed request.
+ * Before the fix, installing it restarted Felix's connectors (every keep-alive connection was reset and the console
+ * POST that installed it got no answer), and stopping it left its handlers in Felix's chain: requests stayed on
+ * virtual threads of a stopped bundle. Clients on plain keep-alive sockets count every reset (see {@link KeepAliveLoad}).
+ */
+class HotInstallE2EIT extends OwnInstanceTestSupport {
+
+    private static final String SYMBOLIC_NAME = "http-virtual-threadpool";
+    private static final String LOAD = DemoServletsSupport.WORK_JSON + "?reads=1&idleDelay=2";
+    private static final int CLIENTS = 4;
+
+    @Test
+    void theHttpBundleStopsStartsUpdatesUninstallsAndInstallsUnderLoadWithoutAFailedRequest() throws Exception {
+        startSeeded(SlingInstance.builder("hot-install"));
+        Path jar = Path.of(System.getProperty("slingvt.bundle.http"));
+        assertThat(Files.isRegularFile(jar)).as("the HTTP bundle built by this reactor: %s", jar).isTrue();
+        long id = bundleId();
+
+        try (KeepAliveLoad load = new KeepAliveLoad(sling.baseUrl(), LOAD, CLIENTS, 300)) {
+            awaitProgress(load);
+
+            assertAnswered(bundleAction(id, "stop"), "stop");
+            awaitThreads(false, "after stop: Felix's own platform threads");
+            awaitProgress(load);
+
+            assertAnswered(bundleAction(id, "start"), "start");
+            awaitThreads(true, "after start");
+            awaitProgress(load);
+
+            // Same symbolic name: the console updates the installed bundle in place (new revision, same id).
+            String before = lastModified(id);
+            assertAnswered(ConsoleConfigs.installBundle(sling.baseUrl(), jar), "update");
+            await(() -> !lastModified(id).equals(before) && isActive(id), "the updated bundle is active");
+            awaitThreads(true, "after update");
+            awaitProgress(load);
+
+            assertAnswered(bundleAction(id, "uninstall"), "uninstall");
+            await(() -> bundle(SYMBOLIC_NAME) == null, "the bundle is gone");
+            awaitThreads(false, "after uninstall");
+            awaitProgress(load);
+
+            assertAnswered(ConsoleConfigs.installBundle(sling.baseUrl(), jar), "install");
+            await(() -> bundle(SYMBOLIC_NAME) != null && isActive(bundleId()), "the installed bundle is active");
+            awaitThreads(true, "after a fresh install");
+            awaitProgress(load);
+
+            System.out.printf("HTTP bundle stop/start/update/uninstall/install under %d keep-alive clients: %s%n",
+                    CLIENTS, load);
+            assertThat(load.failed()).as("failed requests: %s", load.failures()).isZero();
+            assertThat(load.connections()).as("connections opened (none was reset)").isEqualTo(CLIENTS);
+        }
+    }
+
+    private HttpResponse<String> bundleAction(long id, String action) {
+        return ConsoleConfigs.post(sling.baseUrl(), "/system/console/bundles/" + id, "action=" + action);
+    }
+
+    /** The console's answer arrived (before the fix, the connection carrying it was reset by the install). */
+    private static void assertAnswered(HttpResponse<String> response, String what) {
+        assertThat(response.statusCode()).as("console %s: %s", what, response.body()).isBetween(200, 399);
+    }
+
+    /** Requests are served on the kind of thread named: virtual with the bundle, platform without it. */
+    private void awaitThreads(boolean virtual, String when) throws InterruptedException {
+        await(() -> DemoServletsSupport.json(sling.get(DemoServletsSupport.WORK_JSON)).at("/thread/virtual").asBoolean()
+                == virtual, "requests on " + (virtual ? "virtual" : "platform") + " threads " + when);
+    }
+
+    /** Every client finishes more requests (bounded wait), so each step happens under load. */
+    private static void awaitProgress(KeepAliveLoad load) throws InterruptedException {
+        long target = load.ok() + 50;
+        await(() -> load.ok() >= target, "50 more requests served (" + load + ")");
+    }
+
+    private long bundleId() {
+        JsonNode bundle = bundle(SYMBOLIC_NAME);
+        assertThat(bundle).as("bundle %s installed", SYMBOLIC_NAME).isNotNull();
+        return bundle.path("id").asLong();
+    }
+
+    private boolean isActive(long id) {
+        JsonNode data = bundleJson("/system/console/bundles/" + id + ".json").path("data");
+        return data.size() == 1 && "Active".equals(data.get(0).path("state").asText());
+    }
+
+    /** Changes with every update of the bundle (the console lists "Last Modification" among its properties). */
+    private String lastModified(long id) {
+        for (JsonNode prop : bundleJson("/system/console/bundles/" + id + ".json").at("/data/0/props")) {
+            if ("Last Modification".equals(prop.path("key").asText())) {
+                return prop.path("value").asText();
+            }
+        }
+        throw new AssertionError("no Last Modification for bundle " + id);
+    }
+
+    private JsonNode bundle(String symbolicName) {
+        for (JsonNode bundle : bundleJson("/system/console/bundles.json").path("data")) {
+            if (symbolicName.equals(bundle.path("symbolicName").asText())) {
+                return bundle;
+            }
+        }
+        return null;
+    }
+
+    private JsonNode bundleJson(String path) {
+        HttpResponse<String> response = sling.get(path, true);
+        assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
+        return DemoServletsSupport.json(response);
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("%s within 60 s", what).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+}

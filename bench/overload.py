@@ -74,6 +74,7 @@ class OverloadInstance(bench.Instance):
         install = os.path.join(self.home, "launcher", "install")
         os.makedirs(install, exist_ok=True)
         os.makedirs(os.path.join(self.home, "logs"), exist_ok=True)
+        bench.write_lab_demo_config(install)
         for pid, props in self.configs.items():
             with open(os.path.join(install, f"{pid}.cfg.json"), "w") as f:
                 json.dump(props, f, indent=2)

@@ -43,10 +43,12 @@ final class AsyncWorkServlet extends HttpServlet {
 
     private final transient WorkSteps steps;
     private final transient Executor cpuPool;
+    private final transient AnonymousLimits anonymous;
 
-    AsyncWorkServlet(WorkSteps steps, Executor cpuPool) {
+    AsyncWorkServlet(WorkSteps steps, Executor cpuPool, AnonymousLimits anonymous) {
         this.steps = steps;
         this.cpuPool = cpuPool;
+        this.anonymous = anonymous;
     }
 
     @Override
@@ -61,6 +63,9 @@ final class AsyncWorkServlet extends HttpServlet {
         if (work.writes() > 0) {
             // GET never changes state; scratch writes are POST /bin/vt/work.json, for a logged-in user.
             Responses.postOnly(response, "writes=" + work.writes() + " (use POST /bin/vt/work.json)");
+            return;
+        }
+        if (!AnonymousLimits.allow(request, response, anonymous.exceeded(work))) {
             return;
         }
         boolean async = request.isAsyncSupported();

@@ -47,7 +47,8 @@ public final class DemoServletsRegistrar {
             @Reference(target = "(" + ServiceUserMapped.SUBSERVICENAME + "=" + DemoContent.SUBSERVICE_WRITER + ")")
                     ServiceUserMapped writerUser,
             @Reference ConfigGuard guard, Map<String, Object> properties) {
-        if (!enabled(guard, properties)) {
+        Settings settings = settings(guard, properties);
+        if (!settings.enabled()) {
             this.fanout = null;
             this.cpuPool = null;
             LOG.info("Demo servlets are disabled ({} enabled=false)", DemoServletsConfig.PID);
@@ -55,11 +56,12 @@ public final class DemoServletsRegistrar {
         }
         this.fanout = new Fanout();
         this.cpuPool = cpuPool();
+        AnonymousLimits anonymous = settings.anonymous();
         WorkSteps steps = new WorkSteps(new RepositorySteps(resolverFactory), fanout);
-        register(bundleContext, new WorkServlet(steps), slingServlet(WorkServlet.PATH, WITH_POST, "json", "bin"));
-        register(bundleContext, new SlowServlet(), slingServlet(SlowServlet.PATH, "json"));
+        register(bundleContext, new WorkServlet(steps, anonymous), slingServlet(WorkServlet.PATH, WITH_POST, "json", "bin"));
+        register(bundleContext, new SlowServlet(anonymous), slingServlet(SlowServlet.PATH, "json"));
         register(bundleContext, new StatusServlet(seeder), slingServlet(StatusServlet.PATH, "json"));
-        register(bundleContext, new AsyncWorkServlet(steps, cpuPool), whiteboardServlet(AsyncWorkServlet.PATH));
+        register(bundleContext, new AsyncWorkServlet(steps, cpuPool, anonymous), whiteboardServlet(AsyncWorkServlet.PATH));
         LOG.info("Demo servlets registered: {}.json|.bin, {}, {}.json, {}.json - a demo, not for production exposure",
                 WorkServlet.PATH, AsyncWorkServlet.PATH, SlowServlet.PATH, StatusServlet.PATH);
     }
@@ -99,12 +101,18 @@ public final class DemoServletsRegistrar {
         registrations.add(bundleContext.registerService(Servlet.class, servlet, properties));
     }
 
+    /** What {@link DemoServletsConfig} configures. */
+    record Settings(boolean enabled, AnonymousLimits anonymous) {
+    }
+
     /**
-     * {@link DemoServletsConfig#enabled()}, read from the raw properties through the guard: DS would fail the
+     * {@link DemoServletsConfig}, read from the raw properties through the guard: DS would fail the
      * activation on a value of the wrong type, silently leaving the servlets away.
      */
-    static boolean enabled(ConfigGuard guard, Map<String, Object> properties) {
-        return guard.read(DemoServletsConfig.PID, properties, r -> r.bool("enabled", true));
+    static Settings settings(ConfigGuard guard, Map<String, Object> properties) {
+        // Every component of this PID reads all of it, so that none of them clears what another one refused.
+        return guard.read(DemoServletsConfig.PID, properties,
+                r -> new Settings(r.bool("enabled", true), AnonymousLimits.read(r)));
     }
 
     /** Methods of the servlets whose POST changes state (scratch writes, the job probe). */

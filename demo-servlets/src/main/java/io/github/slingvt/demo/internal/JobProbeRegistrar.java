@@ -39,7 +39,7 @@ public final class JobProbeRegistrar {
     @Activate
     public JobProbeRegistrar(BundleContext bundleContext, @Reference Scheduler scheduler,
             @Reference JobManager jobManager, @Reference ConfigGuard guard, Map<String, Object> properties) {
-        if (!DemoServletsRegistrar.enabled(guard, properties)) {
+        if (!DemoServletsRegistrar.settings(guard, properties).enabled()) {
             return;
         }
         JobThreadsProbe probe = new JobThreadsProbe(

@@ -13,6 +13,12 @@ final class SlowServlet extends SlingJakartaSafeMethodsServlet {
 
     static final String PATH = "/bin/vt/slow";
 
+    private final transient AnonymousLimits anonymous;
+
+    SlowServlet(AnonymousLimits anonymous) {
+        this.anonymous = anonymous;
+    }
+
     @Override
     protected void doGet(SlingJakartaHttpServletRequest request, SlingJakartaHttpServletResponse response)
             throws IOException {
@@ -21,6 +27,9 @@ final class SlowServlet extends SlingJakartaSafeMethodsServlet {
             delay = ParameterValidator.parse(request::getParameter, "delay", WorkRequest.MAX_DELAY);
         } catch (InvalidParameterException e) {
             Responses.badRequest(response, e);
+            return;
+        }
+        if (!AnonymousLimits.allow(request, response, anonymous.exceededDelay(delay))) {
             return;
         }
         long start = System.nanoTime();

@@ -16,7 +16,7 @@ import io.github.slingvt.demo.internal.DemoContent.TreeShape;
  * GET /bin/vt/work.json and /bin/vt/work.bin: the workload as plain blocking code, the way most Sling code is
  * written. On a virtual request thread every wait in here unmounts the thread instead of holding a carrier. Scratch
  * writes ({@code writes > 0}) change the repository, so they are POST only, for a logged-in user; GET with writes is
- * answered 405.
+ * answered 405. Heavy work (beyond {@link AnonymousLimits}) needs a logged-in user too.
  */
 final class WorkServlet extends SlingJakartaAllMethodsServlet {
 
@@ -26,9 +26,11 @@ final class WorkServlet extends SlingJakartaAllMethodsServlet {
     static final String PATH = "/bin/vt/work";
 
     private final transient WorkSteps steps;
+    private final transient AnonymousLimits anonymous;
 
-    WorkServlet(WorkSteps steps) {
+    WorkServlet(WorkSteps steps, AnonymousLimits anonymous) {
         this.steps = steps;
+        this.anonymous = anonymous;
     }
 
     @Override
@@ -42,7 +44,9 @@ final class WorkServlet extends SlingJakartaAllMethodsServlet {
             Responses.postOnly(response, "writes=" + work.writes());
             return;
         }
-        serve(request, response, work);
+        if (AnonymousLimits.allow(request, response, anonymous.exceeded(work))) {
+            serve(request, response, work);
+        }
     }
 
     @Override

@@ -20,7 +20,7 @@ class SlowServletTest {
     private MockSlingJakartaHttpServletResponse get(String... params) throws Exception {
         context.jakartaRequest().setParameterMap(Fixtures.params(params));
         MockSlingJakartaHttpServletResponse response = new MockSlingJakartaHttpServletResponse();
-        new SlowServlet().service(context.jakartaRequest(), response);
+        new SlowServlet(AnonymousLimits.NONE).service(context.jakartaRequest(), response);
         return response;
     }
 

@@ -35,7 +35,7 @@ class WorkServletTest {
     void setUp() {
         fanout = new Fanout();
         servlet = new WorkServlet(new WorkSteps(
-                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout));
+                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout), AnonymousLimits.NONE);
     }
 
     @AfterEach

@@ -50,7 +50,7 @@ class BoundedOverloadE2EIT {
                 "maxConcurrentRequests", CAP, "maxQueuedRequests", QUEUE, "queueTimeout", 1000,
                 "retryAfterSeconds", RETRY_AFTER_SECONDS));
         try (SlingInstance sling = SlingInstance.builder("bounded-overload").jvmOption("-Xmx512m")
-                .installFile(config).start()) {
+                .installFile(config).installFile(OverloadSupport.demoWithoutAnonymousLimits(files)).start()) {
             DemoServletsSupport.awaitSeeded(sling);
             OverloadSupport.awaitStatusText(sling, "Max concurrent requests: " + CAP, Duration.ofSeconds(60));
             final int port = OverloadSupport.port(sling);

@@ -75,9 +75,12 @@ final class DemoServletsSupport {
         }
     }
 
-    /** GET 200 as JSON, failing with the body otherwise. */
+    /**
+     * GET 200 as JSON as admin, failing with the body otherwise. Logged in: anonymous requests get light work only
+     * (heavy work is a 403), and these tests use the servlets' full ranges.
+     */
     static JsonNode getOk(SlingInstance sling, String pathAndQuery) {
-        final HttpResponse<String> response = sling.get(pathAndQuery);
+        final HttpResponse<String> response = sling.get(pathAndQuery, true);
         assertThat(response.statusCode()).as("GET %s: %s", pathAndQuery, response.body()).isEqualTo(200);
         return json(response);
     }
@@ -105,10 +108,10 @@ final class DemoServletsSupport {
         return json(response);
     }
 
-    /** Anonymous GET with the body as bytes (work.bin, stored binaries). */
+    /** GET as admin with the body as bytes (work.bin, stored binaries), for the full ranges as {@link #getOk}. */
     static HttpResponse<byte[]> getBytes(SlingInstance sling, String pathAndQuery) {
         final HttpRequest request = HttpRequest.newBuilder(URI.create(sling.baseUrl() + pathAndQuery))
-                .timeout(Duration.ofSeconds(60)).GET().build();
+                .header("Authorization", SlingInstance.ADMIN_AUTHORIZATION).timeout(Duration.ofSeconds(60)).GET().build();
         try {
             return BYTES.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {

@@ -82,6 +82,47 @@ class DemoWorkParametersE2EIT {
     }
 
     @Test
+    void heavyAnonymousWorkIsRefusedAndTheSameWorkLoggedInIsServed() {
+        // Issue #11: an anonymous GET (any web page can make a browser send one) asked for 100 downstream calls
+        // and a 60 s wait, and got them.
+        final long start = System.nanoTime();
+        final HttpResponse<String> heavy = sling.get(WORK_JSON + "?fanout=100&idleDelay=60000");
+        assertThat(heavy.statusCode()).as("anonymous heavy GET: %s", heavy.body()).isEqualTo(403);
+        assertThat(json(heavy).path("parameter").asText()).isEqualTo("idleDelay");
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms to refuse (no work started)").isLessThan(30_000);
+        for (String query : new String[] {"?reads=1001", "?fileLength=1048577", "?cpuIterations=1001", "?fanout=1"}) {
+            final HttpResponse<String> refused = sling.get(WORK_JSON + query);
+            assertThat(refused.statusCode()).as("anonymous GET %s: %s", query, refused.body()).isEqualTo(403);
+            assertThat(refused.body()).contains("anonymous limit").contains("needs a logged-in user");
+        }
+        assertThat(sling.get("/bin/vt/work-async.json?fanout=1").statusCode()).as("async servlet too").isEqualTo(403);
+        assertThat(sling.get("/bin/vt/slow.json?delay=1001").statusCode()).as("slow endpoint too").isEqualTo(403);
+
+        assertThat(sling.get(WORK_JSON + "?reads=1000&cpuIterations=1000&idleDelay=5").statusCode())
+                .as("light work stays anonymous").isEqualTo(200);
+        final JsonNode admin = getOk(sling, WORK_JSON + "?fanout=2&fanoutDelay=5&idleDelay=1200&cpuIterations=1001");
+        assertThat(admin.at("/fanout/ok").asInt()).as("fanout.ok in %s", admin).isEqualTo(2);
+        assertThat(admin.at("/idleDelay/requested").asLong()).isEqualTo(1200);
+    }
+
+    @Test
+    void aStateChangingPostFromAnotherSitesPageIsRefusedEvenWithTheAdminLogin() {
+        // A page on another site can make the browser POST with the developer's stored basic login (CSRF).
+        final java.util.Map<String, String> write = java.util.Map.of("writes", "1");
+        final HttpResponse<String> foreign = sling.postForm(WORK_JSON, write, true,
+                java.util.Map.of("Origin", "http://evil.example"));
+        assertThat(foreign.statusCode()).as("cross-site POST: %s", foreign.body()).isEqualTo(403);
+        assertThat(foreign.body()).contains("another site's page");
+        assertThat(sling.postForm("/bin/vt/jobs.json", java.util.Map.of(), true,
+                java.util.Map.of("Referer", "http://evil.example/page")).statusCode()).as("cross-site job probe")
+                .isEqualTo(403);
+        assertThat(scratchChildren(sling)).as("nothing was written").isEmpty();
+        final HttpResponse<String> own = sling.postForm(WORK_JSON, write, true,
+                java.util.Map.of("Origin", sling.baseUrl().replaceAll("/$", "")));
+        assertThat(own.statusCode()).as("same-origin POST: %s", own.body()).isEqualTo(200);
+    }
+
+    @Test
     void writesAndTheJobProbeNeedAPostByALoggedInUser() {
         final HttpResponse<String> get = sling.get(WORK_JSON + "?writes=5");
         assertThat(get.statusCode()).as("anonymous GET with writes: %s", get.body()).isEqualTo(405);

@@ -184,6 +184,16 @@ final class OverloadSupport {
     }
 
     /**
+     * A demo configuration without anonymous limits (the full parameter ranges), for a lab instance whose load must
+     * not pay a login per request, as the benchmark's instances do. By default heavy anonymous work is a 403.
+     */
+    static Path demoWithoutAnonymousLimits(Path dir) throws IOException {
+        return configFile(dir, "io.github.slingvt.demo.DemoServlets", Map.of("anonymousMaxReads", 100_000,
+                "anonymousMaxIdleDelay", 60_000, "anonymousMaxFileLength", 104_857_600, "anonymousMaxCpuIterations",
+                1_000_000, "anonymousMaxFanout", 100));
+    }
+
+    /**
      * The instance survived: its process is alive, neither log mentions an {@code OutOfMemoryError}, and its
      * error.log has no ERROR entry beyond the known harmless ones ({@link ErrorLogAllowlist}).
      */

@@ -45,7 +45,7 @@ public final class SlingInstance implements AutoCloseable {
     private static final int LOG_TAIL_LINES = 40;
     private static final int MAX_ERRORS_SHOWN = 5;
     /** The feature's admin login, admin/admin. */
-    private static final String ADMIN_AUTHORIZATION = "Basic "
+    static final String ADMIN_AUTHORIZATION = "Basic "
             + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
 
     private final String name;
@@ -189,10 +189,18 @@ public final class SlingInstance implements AutoCloseable {
 
     /** POSTs the parameters as {@code application/x-www-form-urlencoded} (for example to the Sling POST servlet). */
     public HttpResponse<String> postForm(String path, Map<String, String> parameters, boolean admin) {
+        return postForm(path, parameters, admin, Map.of());
+    }
+
+    /** The same with extra headers, for example the {@code Origin} a browser page sends. */
+    public HttpResponse<String> postForm(String path, Map<String, String> parameters, boolean admin,
+            Map<String, String> headers) {
         final String form = parameters.entrySet().stream()
                 .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
                 .collect(Collectors.joining("&"));
-        return send(request(path, admin).header("Content-Type", "application/x-www-form-urlencoded")
+        final HttpRequest.Builder request = request(path, admin);
+        headers.forEach(request::header);
+        return send(request.header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(form)).build());
     }
 

@@ -44,7 +44,7 @@ class UnboundedParkedE2EIT {
         final Path config = OverloadSupport.configFile(files, HTTP_PID,
                 Map.of("mode", "virtual", "maxConcurrentRequests", 0));
         try (SlingInstance sling = SlingInstance.builder("unbounded-parked").jvmOption("-Xmx1g")
-                .installFile(config).start()) {
+                .installFile(config).installFile(OverloadSupport.demoWithoutAnonymousLimits(files)).start()) {
             DemoServletsSupport.awaitSeeded(sling);
             OverloadSupport.awaitStatusText(sling, "Max concurrent requests: unbounded", Duration.ofSeconds(60));
             final int port = OverloadSupport.port(sling);

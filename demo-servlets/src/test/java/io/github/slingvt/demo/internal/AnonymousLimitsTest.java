@@ -1,0 +1,141 @@
+package io.github.slingvt.demo.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import jakarta.json.JsonObject;
+
+import io.github.slingvt.config.ConfigReader;
+import org.apache.sling.api.resource.ResourceResolverFactory;
+import org.apache.sling.servlethelpers.MockRequestPathInfo;
+import org.apache.sling.servlethelpers.MockSlingJakartaHttpServletRequest;
+import org.apache.sling.servlethelpers.MockSlingJakartaHttpServletResponse;
+import org.apache.sling.testing.mock.sling.ResourceResolverType;
+import org.apache.sling.testing.mock.sling.junit5.SlingContext;
+import org.apache.sling.testing.mock.sling.junit5.SlingContextExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue #11, item 6: anonymous requests get light work only (any web page can make a browser send them); heavy work
+ * and state changes need a logged-in user, and a state change from another site's page is refused.
+ */
+@ExtendWith(SlingContextExtension.class)
+class AnonymousLimitsTest {
+
+    private final SlingContext context = new SlingContext(ResourceResolverType.JCR_MOCK);
+    private Fanout fanout;
+    private WorkServlet servlet;
+
+    @BeforeEach
+    void setUp() {
+        fanout = new Fanout();
+        servlet = new WorkServlet(new WorkSteps(
+                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout), AnonymousLimits.DEFAULTS);
+    }
+
+    @AfterEach
+    void tearDown() {
+        fanout.close();
+    }
+
+    private MockSlingJakartaHttpServletResponse send(String method, String user, Map<String, String> headers,
+            String... params) throws Exception {
+        MockSlingJakartaHttpServletRequest request = context.jakartaRequest();
+        request.setMethod(method);
+        request.setRemoteUser(user);
+        headers.forEach(request::addHeader);
+        request.setParameterMap(Fixtures.params(params));
+        ((MockRequestPathInfo) request.getRequestPathInfo()).setExtension("json");
+        MockSlingJakartaHttpServletResponse response = new MockSlingJakartaHttpServletResponse();
+        servlet.service(request, response);
+        return response;
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource({"reads,1001", "idleDelay,60000", "fileLength,1048577", "cpuIterations,1001", "fanout,1", "fanout,100"})
+    void anonymousHeavyWorkIsA403NamingTheParameterAndItsLimit(String name, String value) throws Exception {
+        for (String anonymous : new String[] {null, "anonymous"}) {
+            MockSlingJakartaHttpServletResponse response = send("GET", anonymous, Map.of(), name, value);
+            assertThat(response.getStatus()).as("GET %s=%s as %s", name, value, anonymous).isEqualTo(403);
+            JsonObject body = Fixtures.json(response.getOutputAsString());
+            assertThat(body.getString("parameter")).isEqualTo(name);
+            assertThat(body.getString("error")).contains(name + "=" + value + " (anonymous limit")
+                    .contains("needs a logged-in user");
+        }
+    }
+
+    @Test
+    void theIssuesExampleIsRefusedBeforeAnyWorkStarts() throws Exception {
+        long start = System.nanoTime();
+        MockSlingJakartaHttpServletResponse response = send("GET", null, Map.of(), "fanout", "100", "idleDelay", "60000");
+        assertThat(response.getStatus()).isEqualTo(403);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms before the answer").isLessThan(30_000);
+    }
+
+    @Test
+    void lightWorkStaysAnonymousAndHeavyWorkWorksLoggedIn() throws Exception {
+        assertThat(send("GET", null, Map.of(), "cpuIterations", "1000").getStatus()).as("at the limit").isEqualTo(200);
+        MockSlingJakartaHttpServletResponse admin = send("GET", "admin", Map.of(), "cpuIterations", "5000");
+        assertThat(admin.getStatus()).as("logged in: %s", admin.getOutputAsString()).isEqualTo(200);
+        assertThat(Fixtures.json(admin.getOutputAsString()).getJsonObject("cpuIterations").getInt("iterations"))
+                .isEqualTo(5000);
+    }
+
+    @Test
+    void aBadParameterIsStillA400ForAnonymous() throws Exception {
+        assertThat(send("GET", null, Map.of(), "fanout", "101").getStatus()).isEqualTo(400);
+    }
+
+    @Test
+    void aPostFromAnotherSitesPageIsRefusedEvenWithALogin() throws Exception {
+        Fixtures.seed(context, Fixtures.SMALL_TREE);
+        MockSlingJakartaHttpServletResponse foreign = send("POST", "admin", Map.of("Origin", "http://evil.example"),
+                "writes", "1");
+        assertThat(foreign.getStatus()).isEqualTo(403);
+        assertThat(Fixtures.json(foreign.getOutputAsString()).getString("error"))
+                .contains("another site's page (Origin http://evil.example)");
+        assertThat(Fixtures.scratchChildren(context.resourceResolver())).isEmpty();
+    }
+
+    @Test
+    void aPostFromThisServersPageWorks() throws Exception {
+        Fixtures.seed(context, Fixtures.SMALL_TREE);
+        MockSlingJakartaHttpServletResponse own = send("POST", "admin", Map.of("Origin", "http://localhost"),
+                "writes", "1");
+        assertThat(own.getStatus()).as(own.getOutputAsString()).isEqualTo(200);
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', value = {
+        "Origin|http://localhost:80|true",
+        "Origin|http://LOCALHOST|true",
+        "Referer|http://localhost/system/console/slingvt|true",
+        "Referer|http://localhost:80/bin|true",
+        "Origin|null|false",
+        "Origin|http://localhost:8080|false",
+        "Origin|https://localhost|false",
+        "Origin|http://localhost.evil.example|false",
+        "Referer|http://localhost@evil.example/|false",
+        "Referer|http://evil.example/?http://localhost|false"})
+    void sameOriginComparesSchemeHostAndPort(String header, String value, boolean same) {
+        MockSlingJakartaHttpServletRequest request = context.jakartaRequest();
+        request.addHeader(header, value);
+        assertThat(Responses.foreignOrigin(request)).as("%s %s", header, value).isEqualTo(same ? null : header + " "
+                + value);
+    }
+
+    @Test
+    void limitsOutsideTheServletsRangesAreRefusedByTheConfiguration() {
+        ConfigReader reader = new ConfigReader("pid", Map.of("anonymousMaxReads", -1L, "anonymousMaxFanout", 101L));
+        AnonymousLimits limits = AnonymousLimits.read(reader);
+        assertThat(reader.problems()).extracting(p -> p.property())
+                .containsExactly("anonymousMaxReads", "anonymousMaxFanout");
+        assertThat(limits.reads()).isEqualTo(AnonymousLimits.DEFAULTS.reads());
+    }
+}

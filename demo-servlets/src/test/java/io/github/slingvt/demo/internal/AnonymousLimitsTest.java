@@ -15,7 +15,6 @@ import org.apache.sling.testing.mock.sling.ResourceResolverType;
 import org.apache.sling.testing.mock.sling.junit5.SlingContext;
 import org.apache.sling.testing.mock.sling.junit5.SlingContextExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,18 +28,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AnonymousLimitsTest {
 
     private final SlingContext context = new SlingContext(ResourceResolverType.JCR_MOCK);
-    private Fanout fanout;
-    private WorkServlet servlet;
-
-    @BeforeEach
-    void setUp() {
-        fanout = new Fanout();
-        servlet = new WorkServlet(new WorkSteps(
-                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout), AnonymousLimits.DEFAULTS);
-    }
+    /** Closed with the test: the servlet's HTTP client for fanout calls. */
+    private final Fanout fanout = new Fanout();
 
     @AfterEach
-    void tearDown() {
+    void closeFanout() {
         fanout.close();
     }
 
@@ -53,7 +45,8 @@ class AnonymousLimitsTest {
         request.setParameterMap(Fixtures.params(params));
         ((MockRequestPathInfo) request.getRequestPathInfo()).setExtension("json");
         MockSlingJakartaHttpServletResponse response = new MockSlingJakartaHttpServletResponse();
-        servlet.service(request, response);
+        WorkSteps steps = new WorkSteps(new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout);
+        new WorkServlet(steps, AnonymousLimits.DEFAULTS).service(request, response);
         return response;
     }
 

@@ -203,13 +203,9 @@ class DispatchHandlerTest {
 
     @Test
     void aServerThatFelixStopsIsForgottenWithWhatWasInstalledOnIt() throws Exception {
-        VirtualThreadsConnectorFactory factory = new VirtualThreadsConnectorFactory(
-                new io.github.slingvt.config.internal.ConfigGuardService(), java.util.Map.of());
+        VirtualThreadsConnectorFactory factory = newFactory();
         try {
-            // What Felix does with a ConnectorFactory: add the connector to the running server and start it.
-            org.eclipse.jetty.server.Connector hook = factory.createConnector(server);
-            server.addConnector(hook);
-            hook.start();
+            addConnectorAsFelixDoes(factory);
             assertThat(factory.installedServers()).isEqualTo(1);
             server.stop();
             assertThat(factory.installedServers()).isZero();
@@ -223,12 +219,9 @@ class DispatchHandlerTest {
         // What Felix's ConnectorFactoryTracker does when our service goes away (bundle stop, update, uninstall):
         // it stops our connector and removes it, and the server keeps serving. DS deactivates us only afterwards.
         QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
-        VirtualThreadsConnectorFactory factory = new VirtualThreadsConnectorFactory(
-                new io.github.slingvt.config.internal.ConfigGuardService(), java.util.Map.of());
+        VirtualThreadsConnectorFactory factory = newFactory();
         try {
-            org.eclipse.jetty.server.Connector hook = factory.createConnector(server);
-            server.addConnector(hook);
-            hook.start();
+            org.eclipse.jetty.server.Connector hook = addConnectorAsFelixDoes(factory);
             assertThat(get("").body()).contains("virtual=true");
             hook.stop();
             server.removeConnector(hook);
@@ -239,6 +232,20 @@ class DispatchHandlerTest {
         } finally {
             factory.deactivate();
         }
+    }
+
+    private static VirtualThreadsConnectorFactory newFactory() {
+        return new VirtualThreadsConnectorFactory(new io.github.slingvt.config.internal.ConfigGuardService(),
+                java.util.Map.of());
+    }
+
+    /** What Felix does with a ConnectorFactory: add its connector to the running server and start it. */
+    private org.eclipse.jetty.server.Connector addConnectorAsFelixDoes(VirtualThreadsConnectorFactory factory)
+            throws Exception {
+        org.eclipse.jetty.server.Connector hook = factory.createConnector(server);
+        server.addConnector(hook);
+        hook.start();
+        return hook;
     }
 
     @Test

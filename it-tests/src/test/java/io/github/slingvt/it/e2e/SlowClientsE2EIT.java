@@ -24,17 +24,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Slowloris: an own instance whose Felix HTTP idle timeout ({@code org.apache.felix.http.timeout}, Jetty's connector
- * idle timeout) is 5 s, set by an {@code org.apache.felix.http} configuration in the install folder. 1,000 connections
- * send a partial request (request line and part of a header); half then stop, half send one more header byte every
- * 7 s, slower than the idle timeout. While they are held the server's OS threads grow by at most 50 (an idle instance
- * has about 100; no thread waits for a partial header: Jetty parses what arrives in a short task, on a virtual thread
- * in virtual mode, and leaves the rest to its selector) and a normal request answers 200; every slow connection is
- * closed by the server within the idle timeout + 20 s of its last byte.
+ * Slowloris, in both modes: an own instance whose Felix HTTP idle timeout ({@code org.apache.felix.http.timeout},
+ * Jetty's connector idle timeout) is 5 s, set by an {@code org.apache.felix.http} configuration in the install folder.
+ * 1,000 connections send a partial request (request line and part of a header); half then stop, half send one more
+ * header byte every 7 s, slower than the idle timeout. A normal request answers 200 while they are held; every slow
+ * connection is closed by the server within the idle timeout + 20 s of its last byte. In virtual mode the server's
+ * OS threads grow by at most 50 (an idle instance has about 100; no thread waits for a partial header: Jetty parses
+ * what arrives in a short task and leaves the rest to its selector, and its pool is small in virtual mode). Kernel
+ * mode's pool grows towards its maximum under the burst (measured, not asserted). The run also counts a Jetty race
+ * (see {@link #JETTY_BUFFER_RELEASE_RACE}) in both modes, with the same bound.
  * <p>
  * Measured, not asserted: 20 connections that trickle a header byte every second (faster than the idle timeout)
  * during the same time; Jetty 12 has no request-header deadline, so they are expected to stay open.
@@ -54,22 +57,30 @@ class SlowClientsE2EIT {
     private static final int FAST_TRICKLE_MS = 1_000;
     private static final Duration FAST_OBSERVED = Duration.ofSeconds(20);
     /**
-     * Jetty 12.0.32 race, seen about once in 1,000 idle-timeout closes: the fill task of a connection the idle
-     * timeout has just closed runs on a virtual thread and releases a request buffer that the close released too,
-     * failing in HttpConnection.releaseRequestBuffer with a NullPointerException ("_requestBuffer" is null) or an
-     * IllegalStateException ("already released"); both seen. The connection was being closed anyway; nothing is
-     * lost. Tolerated here by that frame (counted in the printout), not fixed in Jetty (cf. jetty/jetty.project
-     * #12227, #12239 on HttpConnection buffer release).
+     * Jetty 12.0.32 race under idle-timeout closes: the fill task of a connection that the idle timeout has just
+     * closed releases a request buffer that the close released too, failing in HttpConnection.releaseRequestBuffer
+     * with a NullPointerException ("_requestBuffer" is null) or an IllegalStateException ("already released"). The
+     * connection was being closed anyway; nothing is lost. Not ours to fix (cf. jetty/jetty.project #12227, #12239
+     * on HttpConnection buffer release). Until issue #11 it was more frequent in virtual mode (7 per 3,000 closes vs 1
+     * per 6,000 in kernel mode), because Jetty ran fill tasks on our virtual-thread executor; since then Jetty parses
+     * on its own platform threads in both modes, so both modes take the same path.
      */
     static final String JETTY_BUFFER_RELEASE_RACE = "at org.eclipse.jetty.server.internal.HttpConnection.releaseRequestBuffer(";
+    /**
+     * The most races tolerated per run of {@value #SLOW} closes, in either mode: twice the most seen in a kernel-mode
+     * run. Measured on JDK 25 (3 runs each, 2026-11-23): kernel mode 2, 0 and 1; virtual mode 0, 0 and 0 (before
+     * issue #11's fix, virtual mode saw 7 in 3,000 closes).
+     */
+    static final int MAX_BUFFER_RELEASE_RACES = 4;
     private static final String PARTIAL = "GET /bin/vt/work.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a";
 
     /** When the server closed a connection, relative to the last byte the client sent; -1 if it did not. */
     private record Closed(long afterLastByteMillis, long bytesSent, String how) {
     }
 
-    @Test
-    void slowlorisConnectionsHoldNoThreadsAndAreClosedAfterTheIdleTimeout(@TempDir Path files)
+    @ParameterizedTest(name = "{0} mode")
+    @ValueSource(strings = {"virtual", "kernel"})
+    void slowlorisConnectionsHoldNoThreadsAndAreClosedAfterTheIdleTimeout(String mode, @TempDir Path files)
             throws IOException, InterruptedException {
         final Map<String, Object> felix = new LinkedHashMap<>();
         // A configuration replaces all properties of the feature's: repeat them. The port is left out, so Felix
@@ -79,10 +90,12 @@ class SlowClientsE2EIT {
         felix.put("org.apache.felix.http.jetty.virtualthreads.enable", false);
         felix.put("org.apache.felix.http.timeout", IDLE_TIMEOUT_MS);
         final Path config = OverloadSupport.configFile(files, FELIX_HTTP_PID, felix);
-        try (SlingInstance sling = SlingInstance.builder("slow-clients").installFile(config).start()) {
+        final Path threads = OverloadSupport.configFile(files, OverloadSupport.HTTP_PID, Map.of("mode", mode));
+        try (SlingInstance sling = SlingInstance.builder("slow-clients-" + mode).installFile(config)
+                .installFile(threads).start()) {
             final int port = OverloadSupport.port(sling);
             final long probeMillis = awaitIdleTimeoutInForce(port);
-            OverloadSupport.awaitStatusText(sling, "Max concurrent requests: unbounded", Duration.ofSeconds(60));
+            OverloadSupport.awaitStatusText(sling, "Mode: " + mode, Duration.ofSeconds(60));
             assertThat(OverloadSupport.getOrFail(sling, DemoServletsSupport.WORK_JSON, false).status())
                     .as("a normal request before the slow clients").isEqualTo(200);
             final int idleThreads = maxThreads(sling, 4);
@@ -119,7 +132,7 @@ class SlowClientsE2EIT {
                     threadSamples.add(OverloadSupport.osThreads(sling.pid()));
                     Thread.sleep(100);
                 }
-                System.out.printf("slow clients: idle timeout %d ms (probe closed after %d ms); %d connected after %d "
+                System.out.printf("slow clients (" + mode + " mode): idle timeout %d ms (probe closed after %d ms); %d connected after %d "
                         + "ms; normal request %d while %d held; OS threads idle %d, while held max %d (%d samples, "
                         + "held max %d)%n", IDLE_TIMEOUT_MS, probeMillis, SLOW, connectedMillis, normalStatus,
                         normalHeld, idleThreads, threadSamples.stream().mapToInt(Integer::intValue).max().orElse(-1),
@@ -142,9 +155,11 @@ class SlowClientsE2EIT {
             assertThat(heldSamples.stream().mapToInt(Integer::intValue).max().orElse(0))
                     .as("most slow connections held at once while the threads were sampled")
                     .isGreaterThanOrEqualTo(SLOW * 3 / 4);
-            assertThat(threadSamples.stream().mapToInt(Integer::intValue).max().orElse(Integer.MAX_VALUE))
-                    .as("server OS threads while %d slow connections are held (idle: %d)", SLOW, idleThreads)
-                    .isLessThanOrEqualTo(idleThreads + MAX_THREAD_GROWTH);
+            if ("virtual".equals(mode)) {
+                assertThat(threadSamples.stream().mapToInt(Integer::intValue).max().orElse(Integer.MAX_VALUE))
+                        .as("server OS threads while %d slow connections are held (idle: %d)", SLOW, idleThreads)
+                        .isLessThanOrEqualTo(idleThreads + MAX_THREAD_GROWTH);
+            }
             assertThat(normalStatus).as("normal request while %d slow connections are held", normalHeld)
                     .isEqualTo(200);
             assertThat(normalHeld).as("slow connections held during the normal request").isGreaterThan(SLOW / 2);
@@ -154,8 +169,11 @@ class SlowClientsE2EIT {
                             .isBetween(0L, IDLE_TIMEOUT_MS + CLOSE_MARGIN.toMillis()));
             assertThat(OverloadSupport.getOrFail(sling, DemoServletsSupport.WORK_JSON, false).status())
                     .as("a normal request after the slow clients").isEqualTo(200);
-            System.out.printf("slow clients: Jetty buffer-release races in error.log: %d%n",
-                    sling.errorLogLines().stream().filter(line -> line.contains(JETTY_BUFFER_RELEASE_RACE)).count());
+            final long races = sling.errorLogLines().stream().filter(l -> l.contains(JETTY_BUFFER_RELEASE_RACE)).count();
+            System.out.printf("slow clients (%s mode): Jetty buffer-release races in error.log: %d in %d closes%n",
+                    mode, races, SLOW);
+            assertThat(races).as("Jetty buffer-release races in %d idle-timeout closes (%s mode)", SLOW, mode)
+                    .isLessThanOrEqualTo(MAX_BUFFER_RELEASE_RACES);
             OverloadSupport.assertAliveWithoutOutOfMemoryOrErrors(sling, List.of(JETTY_BUFFER_RELEASE_RACE));
         }
     }

@@ -38,12 +38,14 @@ public final class SlingInstanceBuilder {
     private static final Logger LOG = LoggerFactory.getLogger(SlingInstanceBuilder.class);
     private static final String LAUNCHER = "launcher/org.apache.sling.feature.launcher-1.3.4/bin/launcher";
     private static final String FEATURE = "slingfeature-tmp/feature-sling-vt.json";
+    private static final String FEATURE_POSTGRES = "slingfeature-tmp/feature-sling-vt-postgres.json";
 
     private final String name;
     private final Map<String, String> frameworkProperties = new LinkedHashMap<>();
     private final List<Path> installFiles = new ArrayList<>();
     private final List<String> jvmOptions = new ArrayList<>();
     private Path home;
+    private String jdbcUrl;
 
     SlingInstanceBuilder(String name) {
         if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -93,11 +95,20 @@ public final class SlingInstanceBuilder {
     }
 
     /** Launches the instance and waits until it answers; fails with the tails of its logs if it does not. */
+    /**
+     * Runs the {@code sling-vt-postgres} feature (Oak's DocumentNodeStore) on the database at {@code jdbcUrl}, as
+     * {@code ./sling-vt run --store postgres} does ({@code -V oak.jdbc.url=...}).
+     */
+    public SlingInstanceBuilder postgres(String jdbcUrl) {
+        this.jdbcUrl = jdbcUrl;
+        return this;
+    }
+
     public SlingInstance start() {
         final Path featureDir = Path.of(System.getProperty(FEATURE_DIR_PROPERTY, "../feature-model/target"))
                 .toAbsolutePath().normalize();
         final Path launcher = featureDir.resolve(LAUNCHER);
-        final Path feature = featureDir.resolve(FEATURE);
+        final Path feature = featureDir.resolve(jdbcUrl == null ? FEATURE : FEATURE_POSTGRES);
         if (!Files.isExecutable(launcher) || !Files.isRegularFile(feature)) {
             throw new IllegalStateException("No assembled feature in " + featureDir + " (missing " + launcher + " or "
                     + feature + "): build feature-model first (./sling-vt build)");
@@ -121,6 +132,9 @@ public final class SlingInstanceBuilder {
                     "-p", home.resolve("launcher").toString(),
                     "-c", home.resolve("cache").toString(),
                     "-V", "sling.home=" + home, "-V", "http.port=" + port, "-V", "http.host=127.0.0.1"));
+            if (jdbcUrl != null) {
+                command.addAll(List.of("-V", "oak.jdbc.url=" + jdbcUrl));
+            }
             frameworkProperties.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
             final ProcessBuilder builder = new ProcessBuilder(command)
                     .directory(home.toFile())

@@ -1,0 +1,118 @@
+package io.github.slingvt.demo.internal;
+
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.jcr.Repository;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import org.apache.felix.inventory.Format;
+import org.apache.felix.inventory.InventoryPrinter;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * What the repository under the workload is: the node store (segment-tar, or Oak's DocumentNodeStore and then
+ * which database), this instance's Oak cluster id and the cluster ids holding a lease, and the figures of the JDBC
+ * pool that Oak's RDB store draws on (the Sling data source named {@code oak}). Printed as the web console status
+ * {@code slingvt-repository} (JSON and text); {@code ./sling-vt status} shows it under {@code "repository"}.
+ */
+@Component(service = InventoryPrinter.class, property = {
+        InventoryPrinter.NAME + "=slingvt-repository",
+        InventoryPrinter.TITLE + "=Sling VT - Repository",
+        InventoryPrinter.FORMAT + "=JSON",
+        InventoryPrinter.FORMAT + "=TEXT"})
+public final class RepositoryStatus implements InventoryPrinter {
+
+    /** Oak's DocumentNodeStore publishes its cluster view under this repository descriptor (discovery-lite). */
+    static final String CLUSTER_VIEW = "oak.discoverylite.clusterview";
+    /** The MBean of the Sling data source's pool (tomcat-jdbc, registered by org.apache.sling.datasource). */
+    static final String POOL_MBEANS = "org.apache.sling:type=ConnectionPool,*";
+    private static final Pattern ME = Pattern.compile("\"me\"\\s*:\\s*(\\d+)");
+    private static final Pattern ACTIVE = Pattern.compile("\"active\"\\s*:\\s*\\[([0-9,\\s]*)]");
+
+    private final Repository repository;
+
+    @Activate
+    public RepositoryStatus(@Reference Repository repository) {
+        this.repository = repository;
+    }
+
+    @Override
+    public void print(PrintWriter out, Format format, boolean isZip) {
+        Map<String, Object> status = status();
+        if (format == Format.JSON) {
+            out.print(Json.write(status));
+        } else {
+            status.forEach((k, v) -> out.println(k + ": " + (v instanceof Map || v instanceof List ? Json.write(v) : v)));
+        }
+    }
+
+    Map<String, Object> status() {
+        return describe(repository.getDescriptor(CLUSTER_VIEW), pools(ManagementFactory.getPlatformMBeanServer()));
+    }
+
+    /** The status from the cluster view descriptor (null on segment-tar) and the data source pools by name. */
+    static Map<String, Object> describe(String clusterView, Map<String, Map<String, Object>> pools) {
+        Map<String, Object> status = Json.object();
+        Map<String, Object> oakPool = pools.get("oak");
+        if (clusterView == null) {
+            status.put("store", "segment");
+            status.put("clusterId", null);
+        } else {
+            String url = oakPool == null ? "" : String.valueOf(oakPool.get("url"));
+            status.put("store", url.startsWith("jdbc:postgresql:") ? "postgres" : "document");
+            Matcher me = ME.matcher(clusterView);
+            status.put("clusterId", me.find() ? Integer.valueOf(me.group(1)) : null);
+            status.put("activeClusterIds", activeIds(clusterView));
+        }
+        if (oakPool != null) {
+            status.put("jdbcPool", oakPool);
+        }
+        return status;
+    }
+
+    private static List<Integer> activeIds(String clusterView) {
+        List<Integer> ids = new ArrayList<>();
+        Matcher active = ACTIVE.matcher(clusterView);
+        if (active.find()) {
+            for (String id : active.group(1).split(",")) {
+                if (!id.isBlank()) {
+                    ids.add(Integer.valueOf(id.trim()));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /** The pools of the Sling data sources, by data source name: what is borrowed, idle and waited for now. */
+    static Map<String, Map<String, Object>> pools(MBeanServer server) {
+        Map<String, Map<String, Object>> pools = new java.util.LinkedHashMap<>();
+        try {
+            Set<ObjectName> names = server.queryNames(new ObjectName(POOL_MBEANS), null);
+            for (ObjectName name : names) {
+                Map<String, Object> pool = Json.object();
+                pool.put("url", server.getAttribute(name, "Url"));
+                pool.put("active", server.getAttribute(name, "Active"));
+                pool.put("idle", server.getAttribute(name, "Idle"));
+                pool.put("waiting", server.getAttribute(name, "WaitCount"));
+                pool.put("maxActive", server.getAttribute(name, "MaxActive"));
+                pool.put("borrowed", server.getAttribute(name, "BorrowedCount"));
+                String key = name.getKeyProperty("name");
+                pools.put(key.startsWith("\"") ? ObjectName.unquote(key) : key, pool);
+            }
+        } catch (JMException | IllegalArgumentException e) {
+            // A pool that went away between query and read: report what was read.
+        }
+        return pools;
+    }
+}

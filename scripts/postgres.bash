@@ -1,0 +1,155 @@
+# PostgreSQL of the checkout, for Oak's RDB DocumentNodeStore (./sling-vt postgres, run --store postgres).
+# Sourced by ./sling-vt, which defines ROOT, STATE_DIR, die, info and port_in_use.
+#
+# One server per data folder: DIR/data (initdb), DIR/run (its Unix socket), DIR/postgres.log, DIR/port (the port it
+# was started on). It listens on 127.0.0.1 only, trusts local connections (a lab database, nothing else reaches it)
+# and holds the database "oak" (user "oak") created as Oak's RDB documentation asks: TEMPLATE template0, UTF8,
+# LC_COLLATE and LC_CTYPE C.
+
+PG_DEFAULT_DIR="$STATE_DIR/postgres"
+PG_FIRST_PORT=15432
+PG_DB=oak
+PG_USER=oak
+
+# The folder holding initdb, pg_ctl and postgres; installs Debian's postgresql when it can.
+pg_bin() {
+    local bin
+    for bin in "${SLING_VT_PG_BIN:-}" $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -t/ -k5 -n -r); do
+        if [[ -n "$bin" && -x "$bin/initdb" && -x "$bin/pg_ctl" ]]; then
+            echo "$bin"
+            return 0
+        fi
+    done
+    if command -v pg_ctl >/dev/null && command -v initdb >/dev/null; then
+        dirname "$(command -v pg_ctl)"
+        return 0
+    fi
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null; then
+        info "PostgreSQL server binaries not found; installing Debian's postgresql package (apt-get)"
+        # No cluster of the package's own: this script makes its data folder itself.
+        mkdir -p /etc/postgresql-common
+        [[ -f /etc/postgresql-common/createcluster.conf ]] \
+            || echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >&2 \
+            || die "apt-get install postgresql failed; install PostgreSQL's server (initdb, pg_ctl) and retry, or set SLING_VT_PG_BIN to its bin folder"
+        pg_bin
+        return $?
+    fi
+    die "PostgreSQL's server binaries (initdb, pg_ctl) are not installed; install them (Debian: apt-get install postgresql) or set SLING_VT_PG_BIN to their folder"
+}
+
+# Runs a PostgreSQL binary; as root, as the user postgres (PostgreSQL refuses to run as root).
+pg_as_owner() {
+    if [[ "$(id -u)" == 0 ]]; then
+        id postgres >/dev/null 2>&1 || die "running as root needs the user 'postgres' (Debian's postgresql package creates it)"
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# The PID of the server of data folder $1, if it runs.
+pg_pid() {
+    local pidfile="$1/data/postmaster.pid" pid
+    [[ -f "$pidfile" ]] || return 1
+    pid="$(head -n1 "$pidfile")"
+    [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+}
+
+pg_free_port() {
+    local port="$PG_FIRST_PORT"
+    while port_in_use "$port"; do
+        port=$((port + 1))
+        (( port < PG_FIRST_PORT + 1000 )) || die "no free port from $PG_FIRST_PORT to $port on 127.0.0.1"
+    done
+    echo "$port"
+}
+
+# Starts the server of folder $1 (initialising it first) on port $2 (empty: the recorded or a free one).
+pg_start() {
+    local dir="$1" port="${2:-}" bin pid
+    bin="$(pg_bin)" || exit 1
+    mkdir -p "$dir"
+    dir="$(cd "$dir" && pwd)"
+    if pid="$(pg_pid "$dir")"; then
+        info "PostgreSQL already runs from $dir (PID $pid, port $(cat "$dir/port"))"
+        return 0
+    fi
+    if [[ -z "$port" && -f "$dir/port" ]] && ! port_in_use "$(cat "$dir/port")"; then
+        port="$(cat "$dir/port")"
+    fi
+    [[ -n "$port" ]] || port="$(pg_free_port)"
+    port_in_use "$port" && die "port $port on 127.0.0.1 is in use; choose another with --port"
+    mkdir -p "$dir/run"
+    if [[ "$(id -u)" == 0 ]]; then
+        chown -R postgres: "$dir"
+        runuser -u postgres -- test -w "$dir" \
+            || die "the user postgres cannot write $dir (a parent folder is closed to it); use --dir in a folder it can reach, e.g. under /tmp"
+    fi
+    if [[ ! -f "$dir/data/PG_VERSION" ]]; then
+        info "initialising a PostgreSQL data folder in $dir/data"
+        pg_as_owner "$bin/initdb" -D "$dir/data" -A trust -U "$PG_USER" --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
+            || { cat "$dir/initdb.log" >&2; die "initdb failed (log: $dir/initdb.log)"; }
+    fi
+    echo "$port" > "$dir/port"
+    pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
+        -o "-p $port -k $dir/run -c listen_addresses=127.0.0.1" start >/dev/null \
+        || { tail -n 20 "$dir/postgres.log" >&2; die "PostgreSQL did not start (log: $dir/postgres.log)"; }
+    local psql="$bin/psql"
+    [[ -x "$psql" ]] || psql="$(command -v psql)" || die "psql not found beside $bin"
+    if [[ "$("$psql" -h 127.0.0.1 -p "$port" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$PG_DB'")" != 1 ]]; then
+        "$psql" -q -h 127.0.0.1 -p "$port" -U "$PG_USER" -d postgres -c \
+            "CREATE DATABASE $PG_DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
+            || die "could not create database $PG_DB"
+    fi
+    info "PostgreSQL runs from $dir (PID $(pg_pid "$dir"), 127.0.0.1:$port, database $PG_DB, user $PG_USER)"
+}
+
+pg_stop() {
+    local dir="$1" pid i
+    if ! pid="$(pg_pid "$dir")"; then
+        info "PostgreSQL is not running from $dir"
+        return 0
+    fi
+    # SIGINT is PostgreSQL's fast shutdown: clients are disconnected, nothing committed is lost.
+    kill -INT "$pid"
+    for i in $(seq 1 120); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -0 "$pid" 2>/dev/null && die "PostgreSQL (PID $pid) did not stop within 60 s"
+    info "PostgreSQL stopped (PID $pid)"
+}
+
+pg_status() {
+    local dir="$1" pid
+    if pid="$(pg_pid "$dir")"; then
+        printf '{"running":true,"pid":%s,"host":"127.0.0.1","port":%s,"database":"%s","user":"%s","dir":"%s"}\n' \
+            "$pid" "$(cat "$dir/port")" "$PG_DB" "$PG_USER" "$dir"
+    else
+        printf '{"running":false,"dir":"%s"}\n' "$dir"
+        return 3
+    fi
+}
+
+# The JDBC URL of the server of folder $1 (which must run).
+pg_jdbc_url() {
+    echo "jdbc:postgresql://127.0.0.1:$(cat "$1/port")/$PG_DB"
+}
+
+cmd_postgres() {
+    local action="${1:-}" dir="$PG_DEFAULT_DIR" port=""
+    [[ $# -gt 0 ]] && shift
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --dir) dir="${2:?--dir needs a folder}"; shift 2 ;;
+            --dir=*) dir="${1#*=}"; shift ;;
+            --port) port="${2:?--port needs a value}"; check_port "$port"; shift 2 ;;
+            --port=*) port="${1#*=}"; check_port "$port"; shift ;;
+            *) die "postgres: unknown option '$1' (see ./sling-vt help)" ;;
+        esac
+    done
+    case "$action" in
+        start) pg_start "$dir" "$port" ;;
+        stop) pg_stop "$dir" ;;
+        status) pg_status "$dir" ;;
+        *) die "postgres: say start, stop or status, e.g. ./sling-vt postgres start" ;;
+    esac
+}

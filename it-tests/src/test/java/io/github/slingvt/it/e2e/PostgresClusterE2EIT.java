@@ -16,9 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,26 +28,11 @@ import org.junit.jupiter.api.Test;
  * behaviour, and the restart of the killed node waits for its Oak lease to expire (about two minutes).
  * {@link PostgresStoreE2EIT} runs on both JDKs.
  */
-class PostgresClusterE2EIT {
+class PostgresClusterE2EIT extends PostgresTestSupport {
 
     private static final String RUN = "/content/pg-cluster-" + Long.toString(System.nanoTime(), 36);
-    private static PostgresServer postgres;
     private SlingInstance a;
     private SlingInstance b;
-
-    @BeforeAll
-    static void startPostgres() throws Exception {
-        postgres = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (postgres != null) {
-            postgres.close();
-            assertThat(ProcessHandle.of(postgres.pid()).map(ProcessHandle::isAlive).orElse(false))
-                    .as("%s stopped", postgres).isFalse();
-        }
-    }
 
     @AfterEach
     void stopInstances() {
@@ -138,12 +121,6 @@ class PostgresClusterE2EIT {
 
     private static HttpResponse<String> post(SlingInstance sling, String path, String title) {
         return sling.postForm(path, Map.of("title", title), true);
-    }
-
-    static JsonNode repository(SlingInstance sling) {
-        HttpResponse<String> response = sling.get("/system/console/status-slingvt-repository.json", true);
-        assertThat(response.statusCode()).as("repository status: %s", response.body()).isEqualTo(200);
-        return DemoServletsSupport.json(response);
     }
 
     private static List<Integer> activeIds(SlingInstance sling) {

@@ -3,9 +3,7 @@ package io.github.slingvt.it.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,24 +13,9 @@ import org.junit.jupiter.api.Test;
  * ReentrantLock, which matters before JDK 24). PostgreSQL is started by {@code ./sling-vt postgres start} on a free
  * port in a temp folder and stopped by its PID at the end. Runs on both JDKs.
  */
-class PostgresStoreE2EIT {
+class PostgresStoreE2EIT extends PostgresTestSupport {
 
-    private static PostgresServer postgres;
     private SlingInstance sling;
-
-    @BeforeAll
-    static void startPostgres() throws Exception {
-        postgres = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (postgres != null) {
-            postgres.close();
-            assertThat(ProcessHandle.of(postgres.pid()).map(ProcessHandle::isAlive).orElse(false))
-                    .as("%s stopped", postgres).isFalse();
-        }
-    }
 
     @AfterEach
     void stopInstance() {
@@ -49,7 +32,7 @@ class PostgresStoreE2EIT {
         JsonNode work = DemoServletsSupport.getOk(sling, DemoServletsSupport.WORK_JSON + "?reads=200");
         assertThat(work.at("/thread/virtual").asBoolean()).as("thread in %s", work).isTrue();
         assertThat(work.at("/reads/nodes").asInt()).isEqualTo(200);
-        JsonNode repository = PostgresClusterE2EIT.repository(sling);
+        JsonNode repository = repository(sling);
         assertThat(repository.path("store").asText()).as("repository %s", repository).isEqualTo("postgres");
         assertThat(repository.path("clusterId").asInt()).as("repository %s", repository).isPositive();
         assertThat(repository.at("/jdbcPool/url").asText()).isEqualTo(postgres.jdbcUrl());
@@ -68,7 +51,7 @@ class PostgresStoreE2EIT {
         }
         JsonNode http = DemoServletsSupport.json(sling.get("/system/console/status-slingvt-http.json", true));
         System.out.printf("PostgreSQL store on Java %s: pinned events %s, pool %s%n", SlingInstanceBuilder.javaVersion(),
-                http.path("pinnedEvents"), PostgresClusterE2EIT.repository(sling).path("jdbcPool"));
+                http.path("pinnedEvents"), repository(sling).path("jdbcPool"));
         assertThat(http.path("pinnedEvents").asLong()).as("virtual threads pinned >= 20 ms: %s", http).isZero();
     }
 

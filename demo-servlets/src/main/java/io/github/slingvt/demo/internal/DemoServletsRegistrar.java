@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import jakarta.servlet.Servlet;
 
 import io.github.slingvt.config.ConfigGuard;
+import io.github.slingvt.jdbc.RoundTrips;
 import org.apache.sling.api.resource.ResourceResolverFactory;
 import org.apache.sling.serviceusermapping.ServiceUserMapped;
 import org.osgi.framework.BundleContext;
@@ -46,6 +47,7 @@ public final class DemoServletsRegistrar {
             @Reference ContentSeeder seeder,
             @Reference(target = "(" + ServiceUserMapped.SUBSERVICENAME + "=" + DemoContent.SUBSERVICE_WRITER + ")")
                     ServiceUserMapped writerUser,
+            @Reference RoundTrips roundTrips,
             @Reference ConfigGuard guard, Map<String, Object> properties) {
         Settings settings = settings(guard, properties);
         if (!settings.enabled()) {
@@ -57,7 +59,7 @@ public final class DemoServletsRegistrar {
         this.fanout = new Fanout();
         this.cpuPool = cpuPool();
         AnonymousLimits anonymous = settings.anonymous();
-        WorkSteps steps = new WorkSteps(new RepositorySteps(resolverFactory), fanout);
+        WorkSteps steps = new WorkSteps(new RepositorySteps(resolverFactory), fanout, roundTrips);
         register(bundleContext, new WorkServlet(steps, anonymous), slingServlet(WorkServlet.PATH, WITH_POST, "json", "bin"));
         register(bundleContext, new SlowServlet(anonymous), slingServlet(SlowServlet.PATH, "json"));
         register(bundleContext, new StatusServlet(seeder), slingServlet(StatusServlet.PATH, "json"));

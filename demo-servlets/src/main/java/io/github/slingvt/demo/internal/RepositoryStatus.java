@@ -20,11 +20,14 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
+import io.github.slingvt.jdbc.RoundTrips;
+
 /**
  * What the repository under the workload is: the node store (segment-tar, or Oak's DocumentNodeStore and then
- * which database), this instance's Oak cluster id and the cluster ids holding a lease, and the figures of the JDBC
- * pool that Oak's RDB store draws on (the Sling data source named {@code oak}). Printed as the web console status
- * {@code slingvt-repository} (JSON and text); {@code ./sling-vt status} shows it under {@code "repository"}.
+ * which database), this instance's Oak cluster id and the cluster ids holding a lease, the figures of the JDBC pool
+ * that Oak's RDB store draws on (a Sling data source), and the database round trips counted so far. Printed as the
+ * web console status {@code slingvt-repository} (JSON and text); {@code ./sling-vt status} shows it under
+ * {@code "repository"}.
  */
 @Component(service = InventoryPrinter.class, property = {
         InventoryPrinter.NAME + "=slingvt-repository",
@@ -41,10 +44,12 @@ public final class RepositoryStatus implements InventoryPrinter {
     private static final Pattern ACTIVE = Pattern.compile("\"active\"\\s*:\\s*\\[([0-9,\\s]*)]");
 
     private final Repository repository;
+    private final RoundTrips roundTrips;
 
     @Activate
-    public RepositoryStatus(@Reference Repository repository) {
+    public RepositoryStatus(@Reference Repository repository, @Reference RoundTrips roundTrips) {
         this.repository = repository;
+        this.roundTrips = roundTrips;
     }
 
     @Override
@@ -58,13 +63,19 @@ public final class RepositoryStatus implements InventoryPrinter {
     }
 
     Map<String, Object> status() {
-        return describe(repository.getDescriptor(CLUSTER_VIEW), pools(ManagementFactory.getPlatformMBeanServer()));
+        Map<String, Object> status = describe(repository.getDescriptor(CLUSTER_VIEW),
+                pools(ManagementFactory.getPlatformMBeanServer()));
+        status.put("dbRoundTrips", roundTrips.total());
+        return status;
     }
 
-    /** The status from the cluster view descriptor (null on segment-tar) and the data source pools by name. */
+    /**
+     * The status from the cluster view descriptor (null on segment-tar) and the data source pools by name (the first
+     * one is the one reported: the feature has one, Oak's).
+     */
     static Map<String, Object> describe(String clusterView, Map<String, Map<String, Object>> pools) {
         Map<String, Object> status = Json.object();
-        Map<String, Object> oakPool = pools.get("oak");
+        Map<String, Object> oakPool = pools.isEmpty() ? null : pools.values().iterator().next();
         if (clusterView == null) {
             status.put("store", "segment");
             status.put("clusterId", null);

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import org.apache.sling.api.resource.ResourceResolver;
 
 import io.github.slingvt.demo.internal.DemoContent.TreeShape;
+import io.github.slingvt.jdbc.RoundTrips;
 
 /**
  * Runs the work steps in their fixed order (reads, writes, fileLength, idleDelay, cpuIterations, fanout) and
@@ -16,10 +17,12 @@ final class WorkSteps {
 
     private final RepositorySteps repository;
     private final Fanout fanout;
+    private final RoundTrips roundTrips;
 
-    WorkSteps(RepositorySteps repository, Fanout fanout) {
+    WorkSteps(RepositorySteps repository, Fanout fanout, RoundTrips roundTrips) {
         this.repository = repository;
         this.fanout = fanout;
+        this.roundTrips = roundTrips;
     }
 
     Fanout fanout() {
@@ -32,7 +35,8 @@ final class WorkSteps {
     }
 
     /**
-     * reads, writes and fileLength.
+     * reads, writes and fileLength, and the database round trips they caused on this thread ({@code db.roundTrips}:
+     * the JDBC connections Oak borrowed, one per query; 0 on a segment-tar repository).
      *
      * @param fileSink where the binary's bytes go: the response body of work.bin, else nowhere
      * @param beforeFile called just before the first byte goes to the sink, to set headers
@@ -40,13 +44,18 @@ final class WorkSteps {
      */
     void repositorySteps(ResourceResolver resolver, TreeShape shape, WorkRequest work, WorkReport report,
             OutputStream fileSink, Runnable beforeFile) throws WorkException, IOException {
-        long start = System.nanoTime();
-        report.reads(repository.read(resolver, shape, work.reads()), start);
-        start = System.nanoTime();
-        report.writes(repository.write(work.writes()), start);
-        beforeFile.run();
-        start = System.nanoTime();
-        report.fileRead(repository.readBinary(resolver, work.fileLength(), fileSink), start);
+        long trips = roundTrips.onThisThread();
+        try {
+            long start = System.nanoTime();
+            report.reads(repository.read(resolver, shape, work.reads()), start);
+            start = System.nanoTime();
+            report.writes(repository.write(work.writes()), start);
+            beforeFile.run();
+            start = System.nanoTime();
+            report.fileRead(repository.readBinary(resolver, work.fileLength(), fileSink), start);
+        } finally {
+            report.put("db", Json.object("roundTrips", roundTrips.onThisThread() - trips));
+        }
     }
 
     /** idleDelay, cpuIterations and fanout, blocking the calling thread. */

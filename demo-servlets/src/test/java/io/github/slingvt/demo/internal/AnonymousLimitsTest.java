@@ -45,7 +45,8 @@ class AnonymousLimitsTest {
         request.setParameterMap(Fixtures.params(params));
         ((MockRequestPathInfo) request.getRequestPathInfo()).setExtension("json");
         MockSlingJakartaHttpServletResponse response = new MockSlingJakartaHttpServletResponse();
-        WorkSteps steps = new WorkSteps(new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout);
+        WorkSteps steps = new WorkSteps(new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout,
+                Fixtures.NO_ROUND_TRIPS);
         new WorkServlet(steps, AnonymousLimits.DEFAULTS).service(request, response);
         return response;
     }

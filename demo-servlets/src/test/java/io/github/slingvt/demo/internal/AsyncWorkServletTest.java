@@ -39,7 +39,8 @@ class AsyncWorkServletTest {
                 task -> new Thread(task, "test-async-cpu-" + poolThreads.incrementAndGet()));
         fanout = new Fanout();
         servlet = new AsyncWorkServlet(new WorkSteps(
-                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout), cpuPool,
+                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout,
+                Fixtures.NO_ROUND_TRIPS), cpuPool,
                 AnonymousLimits.NONE);
         response = new MockSlingJakartaHttpServletResponse();
     }

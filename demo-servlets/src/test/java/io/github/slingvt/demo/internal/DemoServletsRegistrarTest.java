@@ -26,6 +26,7 @@ class DemoServletsRegistrarTest {
     @BeforeEach
     void dependencies() {
         context.registerService(ConfigGuard.class, new ConfigGuardService());
+        context.registerService(io.github.slingvt.jdbc.RoundTrips.class, Fixtures.NO_ROUND_TRIPS);
         for (String subservice : List.of(DemoContent.SUBSERVICE_SEEDER, DemoContent.SUBSERVICE_WRITER)) {
             context.registerService(ServiceUserMapped.class, new ServiceUserMapped() {
             }, ServiceUserMapped.SUBSERVICENAME, subservice);

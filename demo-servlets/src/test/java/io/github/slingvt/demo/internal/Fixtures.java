@@ -20,6 +20,19 @@ final class Fixtures {
 
     static final TreeShape SMALL_TREE = new TreeShape(3, 4);
 
+    /** A repository without a counting data source (segment-tar, the JCR mock): no round trips. */
+    static final io.github.slingvt.jdbc.RoundTrips NO_ROUND_TRIPS = new io.github.slingvt.jdbc.RoundTrips() {
+        @Override
+        public long onThisThread() {
+            return 0;
+        }
+
+        @Override
+        public long total() {
+            return 0;
+        }
+    };
+
     private Fixtures() {
     }
 

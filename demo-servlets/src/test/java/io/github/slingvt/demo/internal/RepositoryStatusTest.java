@@ -25,7 +25,7 @@ class RepositoryStatusTest {
     void aDocumentNodeStoreOnPostgresNamesItsClusterIdTheLeaseHoldersAndThePool() {
         Map<String, Object> pool = Map.of("url", "jdbc:postgresql://127.0.0.1:15432/oak", "active", 3, "idle", 7,
                 "waiting", 0);
-        Map<String, Object> status = RepositoryStatus.describe(VIEW, Map.of("oak", pool));
+        Map<String, Object> status = RepositoryStatus.describe(VIEW, Map.of("oak-pool", pool));
         assertThat(status).containsEntry("store", "postgres").containsEntry("clusterId", 2)
                 .containsEntry("activeClusterIds", List.of(1, 2)).containsEntry("jdbcPool", pool);
         assertThat(Json.write(status)).contains("\"store\":\"postgres\"").contains("\"clusterId\":2");

@@ -34,8 +34,12 @@ class WorkServletTest {
     @BeforeEach
     void setUp() {
         fanout = new Fanout();
-        servlet = new WorkServlet(new WorkSteps(
-                new RepositorySteps(context.getService(ResourceResolverFactory.class)), fanout), AnonymousLimits.NONE);
+        servlet = servlet(Fixtures.NO_ROUND_TRIPS);
+    }
+
+    private WorkServlet servlet(io.github.slingvt.jdbc.RoundTrips roundTrips) {
+        return new WorkServlet(new WorkSteps(new RepositorySteps(context.getService(ResourceResolverFactory.class)),
+                fanout, roundTrips), AnonymousLimits.NONE);
     }
 
     @AfterEach
@@ -132,6 +136,27 @@ class WorkServletTest {
         assertThat(writes.getBoolean("removed")).isTrue();
         assertThat(writes.getString("path")).startsWith(DemoContent.SCRATCH + "/");
         assertThat(Fixtures.scratchChildren(context.resourceResolver())).isEmpty();
+    }
+
+    @Test
+    void theRepositoryStepsReportTheDatabaseRoundTripsOfThisThread() throws Exception {
+        Fixtures.seed(context, Fixtures.SMALL_TREE);
+        // Oak borrowed 5 connections on this thread before the request and 12 after its repository steps.
+        long[] answers = {5, 12};
+        int[] call = {0};
+        servlet = servlet(new io.github.slingvt.jdbc.RoundTrips() {
+            @Override
+            public long onThisThread() {
+                return answers[Math.min(call[0]++, 1)];
+            }
+
+            @Override
+            public long total() {
+                return 0;
+            }
+        });
+        JsonObject body = Fixtures.json(get("json", "reads", "3").getOutputAsString());
+        assertThat(body.getJsonObject("db").getInt("roundTrips")).isEqualTo(7);
     }
 
     @Test

@@ -58,6 +58,13 @@ class DemoWorkParametersE2EIT {
     }
 
     @Test
+    void onSegmentTarNoRequestWaitsForADatabase() {
+        final JsonNode work = getOk(sling, WORK_JSON + "?reads=100");
+        assertThat(work.at("/db/roundTrips").isNumber()).as("db.roundTrips in %s", work).isTrue();
+        assertThat(work.at("/db/roundTrips").asLong()).as("db.roundTrips in %s", work).isZero();
+    }
+
+    @Test
     void doneWhenNegativeIdleDelayAnswers400NamingIt() {
         final HttpResponse<String> response = sling.get(WORK_JSON + "?idleDelay=-1");
 

@@ -37,6 +37,14 @@ class PostgresStoreE2EIT extends PostgresTestSupport {
         assertThat(repository.path("clusterId").asInt()).as("repository %s", repository).isPositive();
         assertThat(repository.at("/jdbcPool/url").asText()).isEqualTo(postgres.jdbcUrl());
         assertThat(repository.at("/jdbcPool/borrowed").asLong()).as("connections borrowed from the pool").isPositive();
+        assertThat(repository.path("dbRoundTrips").asLong()).as("round trips counted in front of the pool")
+                .isPositive();
+
+        // The request's own round trips, counted on its thread: writes commit to PostgreSQL.
+        JsonNode write = DemoServletsSupport.postOk(sling, DemoServletsSupport.WORK_JSON + "?writes=5&reads=50");
+        System.out.printf("PostgreSQL store: POST writes=5&reads=50 caused %s database round trips; reads=200 %s%n",
+                write.at("/db/roundTrips"), work.at("/db/roundTrips"));
+        assertThat(write.at("/db/roundTrips").asLong()).as("db.roundTrips of 5 writes: %s", write).isGreaterThanOrEqualTo(5);
 
         // 8 clients reading 200 nodes each, 10 times: the request threads wait for PostgreSQL (cache misses).
         try (java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(8)) {

@@ -26,8 +26,11 @@ import org.slf4j.LoggerFactory;
 @Designate(ocd = PinningDetectorConfig.class)
 public final class PinningDetector {
 
-    /** Deep enough to show the application frames below the JDK's park frames, small enough to read in a log. */
-    static final int MAX_DEPTH = 40;
+    /**
+     * JFR's own default depth: deep enough to reach the monitor owner below the JDK's park frames, a JDBC driver and a
+     * pool's proxies (40 stopped short of Oak's document cache in a PostgreSQL read), small enough to read in a log.
+     */
+    static final int MAX_DEPTH = 64;
     static final Duration STOP_WAIT = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(PinningDetector.class);
 

@@ -46,6 +46,7 @@ public final class SlingInstanceBuilder {
     private final List<String> jvmOptions = new ArrayList<>();
     private Path home;
     private String jdbcUrl;
+    private final Map<String, String> variables = new LinkedHashMap<>();
 
     SlingInstanceBuilder(String name) {
         if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -104,6 +105,12 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
+    /** A feature variable of the launch ({@code -V name=value}), as {@code ./sling-vt run --var} sets it. */
+    public SlingInstanceBuilder variable(String name, String value) {
+        variables.put(name, value);
+        return this;
+    }
+
     public SlingInstance start() {
         final Path featureDir = Path.of(System.getProperty(FEATURE_DIR_PROPERTY, "../feature-model/target"))
                 .toAbsolutePath().normalize();
@@ -135,6 +142,7 @@ public final class SlingInstanceBuilder {
             if (jdbcUrl != null) {
                 command.addAll(List.of("-V", "oak.jdbc.url=" + jdbcUrl));
             }
+            variables.forEach((key, value) -> command.addAll(List.of("-V", key + "=" + value)));
             frameworkProperties.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
             final ProcessBuilder builder = new ProcessBuilder(command)
                     .directory(home.toFile())

@@ -48,9 +48,6 @@ class PostgresStoreE2EIT extends PostgresTestSupport {
         JsonNode write = DemoServletsSupport.postOk(sling, DemoServletsSupport.WORK_JSON + "?writes=5&reads=50");
         System.out.printf("PostgreSQL store: POST writes=5&reads=50 caused %s database round trips; reads=200 %s%n",
                 write.at("/db/roundTrips"), work.at("/db/roundTrips"));
-        // Measured 141-203 for 200 reads with this cache: most reads are round trips, some hit the small cache.
-        assertThat(work.at("/db/roundTrips").asLong()).as("db.roundTrips of 200 cold reads: %s", work)
-                .isGreaterThanOrEqualTo(50);
         assertThat(write.at("/db/roundTrips").asLong()).as("db.roundTrips of 5 writes: %s", write).isGreaterThanOrEqualTo(5);
 
         // 8 clients reading 200 nodes each, 10 times: the request threads wait for PostgreSQL (cache misses).
@@ -60,9 +57,16 @@ class PostgresStoreE2EIT extends PostgresTestSupport {
                 answers.add(clients.submit(() -> DemoServletsSupport.getOk(sling,
                         DemoServletsSupport.WORK_JSON + "?reads=200")));
             }
+            long roundTrips = 0;
             for (java.util.concurrent.Future<JsonNode> answer : answers) {
                 assertThat(answer.get().at("/reads/nodes").asInt()).isEqualTo(200);
+                roundTrips += answer.get().at("/db/roundTrips").asLong();
             }
+            // A read that misses the small cache is one round trip; reads of recently seeded or read nodes hit it.
+            // Measured: 141-203 per request of 200 reads once the seeding is done, 0 for a range just seeded.
+            System.out.printf("PostgreSQL store: 80 requests of 200 cold reads made %d database round trips%n",
+                    roundTrips);
+            assertThat(roundTrips).as("database round trips of 80 x 200 reads").isGreaterThanOrEqualTo(80 * 25);
         }
         JsonNode http = DemoServletsSupport.json(sling.get("/system/console/status-slingvt-http.json", true));
         System.out.printf("PostgreSQL store on Java %s: pinned events %s, pool %s%n", SlingInstanceBuilder.javaVersion(),
@@ -73,9 +77,9 @@ class PostgresStoreE2EIT extends PostgresTestSupport {
         } else {
             // JDK 21-23 pin a virtual thread that blocks inside synchronized (JEP 491 lifted that in JDK 24). Oak's
             // CacheLIRS loads a missing document while holding its segment's monitor (CacheLIRS$Segment.load), so a
-            // cache miss that waits for PostgreSQL can pin its carrier. Upstream, in Oak; measured: 2 pinned events
-            // in these 80 requests on JDK 21 (and 1 in 750 requests under wrk -c8). Bounded, and every recorded
-            // stack must be that one.
+            // cache miss that waits for PostgreSQL can pin its carrier. Upstream, in Oak; measured: 2 to 5 pinned
+            // events in these 80 requests on JDK 21 (and 1 in 750 requests under wrk -c8). Bounded, and every
+            // recorded stack must be that one.
             assertThat(pinned).as("pinned events on JDK < 24 (Oak's cache loads): %s", http).isLessThanOrEqualTo(20);
             final String text = sling.get("/system/console/status-slingvt-http.txt", true).body();
             final String[] stacks = text.split("Pinned stack #");

@@ -16,6 +16,8 @@ import javax.management.ObjectName;
 
 import org.apache.felix.inventory.Format;
 import org.apache.felix.inventory.InventoryPrinter;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -26,14 +28,15 @@ import io.github.slingvt.jdbc.RoundTrips;
  * What the repository under the workload is: the node store (segment-tar, or Oak's DocumentNodeStore and then
  * which database), this instance's Oak cluster id and the cluster ids holding a lease, the figures of the JDBC pool
  * that Oak's RDB store draws on (a Sling data source), and the database round trips counted so far. Printed as the
- * web console status {@code slingvt-repository} (JSON and text); {@code ./sling-vt status} shows it under
- * {@code "repository"}.
+ * web console status {@code slingvt-repository} (JSON, text, and HTML, which the console page "Virtual Threads"
+ * shows); {@code ./sling-vt status} shows it under {@code "repository"}.
  */
 @Component(service = InventoryPrinter.class, property = {
         InventoryPrinter.NAME + "=slingvt-repository",
         InventoryPrinter.TITLE + "=Sling VT - Repository",
         InventoryPrinter.FORMAT + "=JSON",
-        InventoryPrinter.FORMAT + "=TEXT"})
+        InventoryPrinter.FORMAT + "=TEXT",
+        InventoryPrinter.FORMAT + "=HTML"})
 public final class RepositoryStatus implements InventoryPrinter {
 
     /** Oak's DocumentNodeStore publishes its cluster view under this repository descriptor (discovery-lite). */
@@ -43,13 +46,23 @@ public final class RepositoryStatus implements InventoryPrinter {
     private static final Pattern ME = Pattern.compile("\"me\"\\s*:\\s*(\\d+)");
     private static final Pattern ACTIVE = Pattern.compile("\"active\"\\s*:\\s*\\[([0-9,\\s]*)]");
 
+    /**
+     * Oak's DocumentNodeStore registers its services (node store, MBeans through Oak's OSGi whiteboard) from this
+     * package; segment-tar has none of them. The cluster view cannot tell the two apart: segment-tar publishes one
+     * too (a cluster of one).
+     */
+    static final String DOCUMENT_SERVICES = "(objectClass=org.apache.jackrabbit.oak.plugins.document.*)";
+
     private final Repository repository;
     private final RoundTrips roundTrips;
+    private final BundleContext context;
 
     @Activate
-    public RepositoryStatus(@Reference Repository repository, @Reference RoundTrips roundTrips) {
+    public RepositoryStatus(@Reference Repository repository, @Reference RoundTrips roundTrips,
+            BundleContext context) {
         this.repository = repository;
         this.roundTrips = roundTrips;
+        this.context = context;
     }
 
     @Override
@@ -57,20 +70,64 @@ public final class RepositoryStatus implements InventoryPrinter {
         Map<String, Object> status = status();
         if (format == Format.JSON) {
             out.print(Json.write(status));
+        } else if (format == Format.HTML) {
+            printHtml(out, status);
         } else {
             status.forEach((k, v) -> out.println(k + ": " + (v instanceof Map || v instanceof List ? Json.write(v) : v)));
         }
     }
 
+    /**
+     * A table in the web console's style. The pool row is what an operator sizing {@code maxConcurrentRequests}
+     * against the pool watches: threads waiting for a connection mean more requests run than the pool serves.
+     */
+    @SuppressWarnings("unchecked")
+    static void printHtml(PrintWriter out, Map<String, Object> status) {
+        out.println("<table class='nicetable' id='slingvt-repository'>");
+        row(out, "Store", status.get("store"));
+        if (status.containsKey("activeClusterIds")) {
+            row(out, "Oak cluster id (ids holding a lease)",
+                    status.get("clusterId") + " (" + status.get("activeClusterIds") + ")");
+        }
+        Object pool = status.get("jdbcPool");
+        if (pool instanceof Map<?, ?> p) {
+            Map<String, Object> jdbc = (Map<String, Object>) p;
+            row(out, "JDBC pool", jdbc.get("url"));
+            row(out, "Connections active / idle / max", jdbc.get("active") + " / " + jdbc.get("idle") + " / "
+                    + jdbc.get("maxActive"));
+            row(out, "Threads waiting for a connection", jdbc.get("waiting"));
+            row(out, "Connections borrowed so far", jdbc.get("borrowed"));
+        }
+        row(out, "Database round trips so far", status.get("dbRoundTrips"));
+        out.println("</table>");
+    }
+
+    private static void row(PrintWriter out, String name, Object value) {
+        out.println("<tr><td>" + name + "</td><td>" + escape(String.valueOf(value)) + "</td></tr>");
+    }
+
+    private static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;")
+                .replace("\"", "&quot;");
+    }
+
     Map<String, Object> status() {
-        Map<String, Object> status = describe(repository.getDescriptor(CLUSTER_VIEW),
+        Map<String, Object> status = describe(documentStore() ? repository.getDescriptor(CLUSTER_VIEW) : null,
                 pools(ManagementFactory.getPlatformMBeanServer()));
         status.put("dbRoundTrips", roundTrips.total());
         return status;
     }
 
+    private boolean documentStore() {
+        try {
+            return context.getAllServiceReferences(null, DOCUMENT_SERVICES) != null;
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(DOCUMENT_SERVICES, e);
+        }
+    }
+
     /**
-     * The status from the cluster view descriptor (null on segment-tar) and the data source pools by name (the first
+     * The status from the DocumentNodeStore's cluster view descriptor (null on segment-tar) and the data source pools by name (the first
      * one is the one reported: the feature has one, Oak's).
      */
     static Map<String, Object> describe(String clusterView, Map<String, Map<String, Object>> pools) {
@@ -105,6 +162,12 @@ public final class RepositoryStatus implements InventoryPrinter {
         return ids;
     }
 
+    /** A JDBC URL may carry credentials in its parameters ({@code ?password=}): the status shows none. */
+    static String withoutQuery(String url) {
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query);
+    }
+
     /** The pools of the Sling data sources, by data source name: what is borrowed, idle and waited for now. */
     static Map<String, Map<String, Object>> pools(MBeanServer server) {
         Map<String, Map<String, Object>> pools = new java.util.LinkedHashMap<>();
@@ -112,7 +175,7 @@ public final class RepositoryStatus implements InventoryPrinter {
             Set<ObjectName> names = server.queryNames(new ObjectName(POOL_MBEANS), null);
             for (ObjectName name : names) {
                 Map<String, Object> pool = Json.object();
-                pool.put("url", server.getAttribute(name, "Url"));
+                pool.put("url", withoutQuery(String.valueOf(server.getAttribute(name, "Url"))));
                 pool.put("active", server.getAttribute(name, "Active"));
                 pool.put("idle", server.getAttribute(name, "Idle"));
                 pool.put("waiting", server.getAttribute(name, "WaitCount"));

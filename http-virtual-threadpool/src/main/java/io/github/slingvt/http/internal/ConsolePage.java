@@ -25,20 +25,23 @@ final class ConsolePage {
     }
 
     /**
-     * The printer of commons-threads-virtual ({@code slingvt-threadpools}) as the console plugin found it, and
-     * whether it offers HTML (older versions print TEXT only).
+     * A status printer of another Sling VT bundle as the console plugin found it by name (commons-threads-virtual's
+     * {@code slingvt-threadpools}, demo-servlets' {@code slingvt-repository}), and whether it offers HTML (older
+     * versions print TEXT only).
      */
-    record PoolsPrinter(InventoryPrinter printer, boolean html) {
+    record StatusPrinter(InventoryPrinter printer, boolean html) {
     }
 
     /**
      * @param action the URL the forms post to (the page itself)
      * @param consoleRoot the web console's root ({@code /system/console}), for the link to the configuration
      * @param pools the thread-pools printer, or {@code null} when commons-threads-virtual is not active
+     * @param repository the repository printer (store, Oak cluster, JDBC pool), or {@code null} when absent
      * @param problems the refused configuration values of all Sling VT bundles
      */
     static void render(PrintWriter out, String action, String consoleRoot, ThreadingState state,
-            SchedulerStats.Figures scheduler, PoolsPrinter pools, List<ConfigProblem> problems) {
+            SchedulerStats.Figures scheduler, StatusPrinter pools, StatusPrinter repository,
+            List<ConfigProblem> problems) {
         RequestCounters.Snapshot s = state.snapshot();
         ThreadingSettings settings = state.settings();
         if (!problems.isEmpty()) {
@@ -82,7 +85,7 @@ final class ConsolePage {
             out.println("<p>Not available: the bundle commons-threads-virtual (status printer slingvt-threadpools) "
                     + "is not active.</p>");
         } else {
-            out.println(poolsHtml(pools));
+            out.println(html(pools, "thread-pools"));
         }
         out.println("</div>" + SPACED);
         for (String mode : new String[] {"virtual", "kernel"}) {
@@ -90,6 +93,15 @@ final class ConsolePage {
         }
         out.println("<a href='" + PinningText.escape(consoleRoot + PoolsModeSwitcher.CONFIG_MANAGER_PATH)
                 + "'>Per-pool modes (configuration " + PoolsModeSwitcher.PID + ")</a></div>");
+
+        // Where unbounded request threads meet a bounded JDBC pool: its waiting threads say the requests in
+        // flight outnumber the connections (README, "Scale-out on PostgreSQL", sizes maxConcurrentRequests by it).
+        header(out, "Repository and JDBC pool");
+        out.println("<div id='slingvt-repository-section'>");
+        out.println(repository == null
+                ? "<p>Not available: the status printer slingvt-repository (bundle demo-servlets) is not active.</p>"
+                : html(repository, "repository"));
+        out.println("</div>" + SPACED + "</div>");
 
         PinningText.printHtml(out, state.pinning());
     }
@@ -110,14 +122,14 @@ final class ConsolePage {
     }
 
     /** A throwing printer must not take the whole page down; its failure is shown in its place. */
-    private static String poolsHtml(PoolsPrinter pools) {
+    private static String html(StatusPrinter status, String what) {
         StringWriter buffer = new StringWriter();
         try (PrintWriter writer = new PrintWriter(buffer)) {
-            pools.printer().print(writer, pools.html() ? Format.HTML : Format.TEXT, false);
+            status.printer().print(writer, status.html() ? Format.HTML : Format.TEXT, false);
         } catch (RuntimeException e) {
-            return "<p>The thread-pools status printer failed: " + PinningText.escape(String.valueOf(e)) + "</p>";
+            return "<p>The " + what + " status printer failed: " + PinningText.escape(String.valueOf(e)) + "</p>";
         }
-        return pools.html() ? buffer.toString() : "<pre>" + PinningText.escape(buffer.toString()) + "</pre>";
+        return status.html() ? buffer.toString() : "<pre>" + PinningText.escape(buffer.toString()) + "</pre>";
     }
 
     private static void header(PrintWriter out, String title) {

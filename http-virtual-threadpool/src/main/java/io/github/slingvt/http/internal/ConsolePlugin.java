@@ -45,6 +45,7 @@ public final class ConsolePlugin extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
     private static final String POOLS_PRINTER = "slingvt-threadpools";
+    private static final String REPOSITORY_PRINTER = "slingvt-repository";
 
     private final transient VirtualThreadsConnectorFactory factory;
     private final transient ConfigGuard guard;
@@ -55,7 +56,9 @@ public final class ConsolePlugin extends HttpServlet {
      * commons-threads-virtual is optional and may come and go without this page restarting: hence a dynamic
      * reference (bind/unbind, which a constructor cannot take), found by printer name so no code is shared.
      */
-    private final transient AtomicReference<ConsolePage.PoolsPrinter> poolsPrinter = new AtomicReference<>();
+    private final transient AtomicReference<ConsolePage.StatusPrinter> poolsPrinter = new AtomicReference<>();
+    /** demo-servlets' repository status (store, Oak cluster, JDBC pool): optional and dynamic for the same reason. */
+    private final transient AtomicReference<ConsolePage.StatusPrinter> repositoryPrinter = new AtomicReference<>();
 
     @Activate
     public ConsolePlugin(@Reference VirtualThreadsConnectorFactory factory,
@@ -70,12 +73,28 @@ public final class ConsolePlugin extends HttpServlet {
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
             target = "(" + InventoryPrinter.NAME + "=" + POOLS_PRINTER + ")")
     void bindPoolsPrinter(InventoryPrinter printer, Map<String, Object> properties) {
-        poolsPrinter.set(new ConsolePage.PoolsPrinter(printer, offersHtml(properties.get(InventoryPrinter.FORMAT))));
+        poolsPrinter.set(new ConsolePage.StatusPrinter(printer, offersHtml(properties.get(InventoryPrinter.FORMAT))));
     }
 
     /** A greedy replacement binds the new printer before unbinding the old one: clear only if it is still ours. */
     void unbindPoolsPrinter(InventoryPrinter printer) {
-        poolsPrinter.getAndUpdate(current -> current != null && current.printer() == printer ? null : current);
+        unbind(poolsPrinter, printer);
+    }
+
+    @Reference(service = InventoryPrinter.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY,
+            target = "(" + InventoryPrinter.NAME + "=" + REPOSITORY_PRINTER + ")")
+    void bindRepositoryPrinter(InventoryPrinter printer, Map<String, Object> properties) {
+        repositoryPrinter.set(
+                new ConsolePage.StatusPrinter(printer, offersHtml(properties.get(InventoryPrinter.FORMAT))));
+    }
+
+    void unbindRepositoryPrinter(InventoryPrinter printer) {
+        unbind(repositoryPrinter, printer);
+    }
+
+    private static void unbind(AtomicReference<ConsolePage.StatusPrinter> bound, InventoryPrinter printer) {
+        bound.getAndUpdate(current -> current != null && current.printer() == printer ? null : current);
     }
 
     @Override
@@ -87,7 +106,7 @@ public final class ConsolePlugin extends HttpServlet {
         response.setContentType("text/html;charset=utf-8");
         String consoleRoot = request.getContextPath() + request.getServletPath();
         ConsolePage.render(response.getWriter(), consoleRoot + "/slingvt", consoleRoot, factory.state(),
-                scheduler.read(), poolsPrinter.get(), guard.problems());
+                scheduler.read(), poolsPrinter.get(), repositoryPrinter.get(), guard.problems());
     }
 
     @Override

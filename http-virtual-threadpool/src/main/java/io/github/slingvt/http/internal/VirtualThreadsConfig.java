@@ -27,7 +27,8 @@ public @interface VirtualThreadsConfig {
             name = "Max concurrent requests",
             description = "Virtual mode only. 0 = unbounded. When > 0, a request is admitted before its virtual thread is "
                     + "created, so running requests and live request threads never exceed this number; others wait in a "
-                    + "bounded queue.")
+                    + "bounded queue. With Oak on a database, every request in flight may wait for a pooled connection: "
+                    + "keep this number divided by the database's round trips per second far below the pool's maxWait.")
     int maxConcurrentRequests() default 0;
 
     @AttributeDefinition(

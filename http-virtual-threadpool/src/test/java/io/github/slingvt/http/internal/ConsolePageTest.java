@@ -34,7 +34,7 @@ class ConsolePageTest {
         InventoryPrinter pools = (out, format, zip) -> out.print(format == Format.HTML
                 ? "<table class='nicetable'><tr><td>default</td><td>virtual</td></tr></table>" : "TEXT");
 
-        String html = render(FIGURES, new ConsolePage.PoolsPrinter(pools, true));
+        String html = render(FIGURES, new ConsolePage.StatusPrinter(pools, true));
 
         assertThat(html).contains("<tr><td>Mode</td><td>virtual</td></tr>")
                 .contains("<tr><td>Admitted / rejected / completed</td><td>0 / 0 / 0</td></tr>")
@@ -84,7 +84,7 @@ class ConsolePageTest {
     void embedsATextOnlyPrinterEscapedInPre() {
         InventoryPrinter pools = (out, format, zip) -> out.print(format + ": pool <x> & y");
 
-        assertThat(render(FIGURES, new ConsolePage.PoolsPrinter(pools, false)))
+        assertThat(render(FIGURES, new ConsolePage.StatusPrinter(pools, false)))
                 .contains("<pre>TEXT: pool &lt;x&gt; &amp; y</pre>");
     }
 
@@ -94,7 +94,7 @@ class ConsolePageTest {
             throw new IllegalStateException("<boom>");
         };
 
-        assertThat(render(FIGURES, new ConsolePage.PoolsPrinter(pools, true)))
+        assertThat(render(FIGURES, new ConsolePage.StatusPrinter(pools, true)))
                 .contains("The thread-pools status printer failed: java.lang.IllegalStateException: &lt;boom&gt;")
                 .contains("Pinned virtual threads");
     }
@@ -108,10 +108,30 @@ class ConsolePageTest {
         assertThat(ConsolePlugin.offersHtml(null)).isFalse();
     }
 
-    private String render(SchedulerStats.Figures figures, ConsolePage.PoolsPrinter pools) {
+    @Test
+    void showsTheRepositoryAndJdbcPoolFromItsPrinterOrSaysItIsMissing() {
+        InventoryPrinter repository = (out, format, zip) -> out.print(format == Format.HTML
+                ? "<table class='nicetable' id='slingvt-repository'><tr><td>Threads waiting for a connection</td>"
+                        + "<td>12</td></tr></table>" : "TEXT");
+
+        String html = render(FIGURES, null, new ConsolePage.StatusPrinter(repository, true));
+
+        assertThat(html).contains("Repository and JDBC pool")
+                .contains("<tr><td>Threads waiting for a connection</td><td>12</td></tr>");
+        assertThat(render(FIGURES, null)).contains("Repository and JDBC pool")
+                .contains("Not available: the status printer slingvt-repository (bundle demo-servlets) is not active.")
+                .doesNotContain("id='slingvt-repository'");
+    }
+
+    private String render(SchedulerStats.Figures figures, ConsolePage.StatusPrinter pools) {
+        return render(figures, pools, null);
+    }
+
+    private String render(SchedulerStats.Figures figures, ConsolePage.StatusPrinter pools,
+            ConsolePage.StatusPrinter repository) {
         StringWriter out = new StringWriter();
         ConsolePage.render(new PrintWriter(out), "/system/console/slingvt", "/system/console", state, figures, pools,
-                problems);
+                repository, problems);
         return out.toString();
     }
 }

@@ -68,6 +68,11 @@ class PostgresStoreE2EIT extends PostgresTestSupport {
                     roundTrips);
             assertThat(roundTrips).as("database round trips of 80 x 200 reads").isGreaterThanOrEqualTo(80 * 25);
         }
+        // The console page "Virtual Threads" shows the store and the pool an operator sizes the request cap by.
+        final String page = sling.get("/system/console/slingvt", true).body();
+        assertThat(page).contains("id='slingvt-repository'").contains("<td>Store</td><td>postgres</td>")
+                .contains("<td>Connections active / idle / max</td>")
+                .containsPattern("<td>Threads waiting for a connection</td><td>\\d+</td>");
         JsonNode http = DemoServletsSupport.json(sling.get("/system/console/status-slingvt-http.json", true));
         System.out.printf("PostgreSQL store on Java %s: pinned events %s, pool %s%n", SlingInstanceBuilder.javaVersion(),
                 http.path("pinnedEvents"), repository(sling).path("jdbcPool"));

@@ -28,6 +28,7 @@ import base64
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import pgstore  # noqa: E402
 import report  # noqa: E402
 
 HTTP_PID = "io.github.slingvt.http.VirtualThreads"
@@ -65,6 +66,12 @@ CONFIGS = {
         desc="Sling VT virtual mode, maxConcurrentRequests=10000 (above every tested concurrency)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
         virtual=True, ours=True),
+    "vt-cap-100": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=100 with a queue that holds every client "
+             "(maxQueuedRequests=10000, queueTimeout=60 s): a cap sized against a JDBC pool (--store postgres)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 100, "maxQueuedRequests": 10000,
+                        "queueTimeout": 60000}},
+        virtual=True, ours=True),
 }
 
 # The benchmark's instances are lab instances on 127.0.0.1 that nobody else reaches: their demo servlets take the
@@ -95,6 +102,11 @@ WORKLOADS = {
                     desc="repository-heavy: 200 reads, 50 SHA-256 rounds, idleDelay 90 ms (R about 100 ms)"),
 }
 # Measured at C = 4,000 only (EXTRA_POINTS): what 4,000 parked requests cost in OS threads and RSS.
+# On the PostgreSQL store (--store postgres) only: reads that wait for the database instead of for idleDelay.
+WORKLOADS["cold50"] = dict(r_ms=0, params="reads=50&cpuIterations=50", store="postgres",
+                            desc="cold reads: 50 reads of the demo tree with Oak's caches too small to hold it (16 MB, "
+                                 "no persistent node cache), so most reads are PostgreSQL round trips; no idleDelay, "
+                                 "no nominal R")
 WORKLOADS["park10s"] = dict(r_ms=10000, params="idleDelay=10000",
                             desc="parked: idleDelay 10 s, no reads (measured at C = 4,000 only: OS threads and RSS)")
 EXTRA_POINTS = [("park10s", 4000)]
@@ -104,6 +116,13 @@ FULL = dict(configs=[c for c in CONFIGS if c != "vt-unbounded-twin"], workloads=
             concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
 QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
              concurrency=[100, 1000], extra=[], warmup=15, duration=20, pause=2)
+# --store postgres (issue #12): the four request-thread configurations on the cold-read workload and R = 100 ms, plus
+# the A/A twin that says which differences are this machine's noise.
+FULL_POSTGRES = dict(configs=["kernel-200", "kernel-1000", "vt-unbounded", "vt-unbounded-twin", "vt-bounded"],
+                     workloads=["cold50", "R100ms"], concurrency=[100, 1000, 4000], extra=[], warmup=30, duration=20,
+                     pause=1)
+QUICK_POSTGRES = dict(configs=["kernel-200", "vt-unbounded"], workloads=["cold50"], concurrency=[100, 1000],
+                      extra=[], warmup=15, duration=20, pause=2)
 DEFAULT_JVM_OPTS = "-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC"
 MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of the previous point)
 QUIET_CPU = 0.25  # cores: below this the instance counts as drained
@@ -257,6 +276,8 @@ class Instance:
         os.makedirs(install, exist_ok=True)
         os.makedirs(os.path.join(self.home, "logs"), exist_ok=True)
         write_lab_demo_config(install)
+        if getattr(self.args, "pool_max", None):
+            pgstore.write_pool_config(install, self.info["jdbc_url"], self.args.pool_max, self.args.pool_wait_ms)
         for pid, props in CONFIGS[self.name]["cfg"].items():
             if props == "FELIX":
                 # Overrides the feature's org.apache.felix.http configuration (which sets the flag false); the
@@ -272,14 +293,23 @@ class Instance:
     def start(self):
         if port_in_use(self.port):
             raise BenchError(f"port {self.port} on 127.0.0.1 is busy")
-        self.write_config()
         a = self.args
+        if getattr(a, "store", "segment") == "postgres":
+            try:
+                self.info["jdbc_url"] = a.pg.create_database(self.name)
+            except RuntimeError as e:
+                raise BenchError(f"{self.name}: no database: {e}")
+        self.write_config()
         jvm_opts = (f"-Dsling.home={self.home} -Dlogback.configurationFile={a.feature_dir}/conf/logback.xml "
                     f"{a.jvm_opts}")
-        cmd = [a.launcher_bin, "-f", a.feature_file, "-u", f"file://{a.feature_dir}/artifacts",
+        feature = a.feature_file_postgres if getattr(a, "store", "segment") == "postgres" else a.feature_file
+        cmd = [a.launcher_bin, "-f", feature, "-u", f"file://{a.feature_dir}/artifacts",
                "-p", f"{self.home}/launcher", "-c", f"{self.home}/cache",
                "-V", f"sling.home={self.home}", "-V", f"http.port={self.port}", "-V", "http.host=127.0.0.1",
                "-D", f"sling.fileinstall.dir={self.home}/launcher/install"]
+        if getattr(a, "store", "segment") == "postgres":
+            for name, value in dict(pgstore.COLD_VARS, **{"oak.jdbc.url": self.info["jdbc_url"]}).items():
+                cmd += ["-V", f"{name}={value}"]
         env = dict(os.environ, JAVA_OPTS=jvm_opts, JAVA_HOME=a.java_home)
         self.stdout = open(os.path.join(self.home, "logs", "stdout.log"), "ab")
         t0 = time.time()
@@ -372,6 +402,11 @@ class Instance:
                             ok = False
             else:
                 ok = ok and felix_vt == "true" and ours_left_alone
+            if ok and getattr(self.args, "store", "segment") == "postgres":
+                repo = pgstore.repository_status(self.url) or {}
+                last["repository"] = repo
+                ok = repo.get("store") == "postgres" and "jdbcPool" in repo and (
+                    not self.args.pool_max or repo["jdbcPool"].get("maxActive") == self.args.pool_max)
             if ok:
                 self.info["verified"] = last
                 return
@@ -453,7 +488,10 @@ def steady_rate(res, conns, r_ms, dur_s):
     window = range(start + skip, start + int(dur_s) - 1)
     if len(window) < 5:
         return "", len(window), skip
-    return round(sum(per_second.get(t, 0) for t in window) / len(window), 1), len(window), skip
+    # Throughput counts answers below 400 only: a point that fails fast must not look fast (the ramp above counts
+    # every answer, since a failed one also tells that its connection was served).
+    ok = {int(t): n for t, n in res.get("ok_per_second", res.get("per_second", {})).items()}
+    return round(sum(ok.get(t, 0) for t in window) / len(window), 1), len(window), skip
 
 
 def point_duration(args, rows, name, wname, conns):
@@ -487,11 +525,16 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
                 samples["heap"] = heap_after_gc(args.jcmd, inst.pid) or -1
             time.sleep(0.5)
 
+    probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
+    if probe:
+        probe.begin()
     timeout_s = args.wrk_timeout
     suffix = f"-r{rnd}" if args.rounds > 1 else ""
     res = run_wrk(args, url, conns, duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"),
                   timeout_s, sampler)
     wall = time.time() - t0
+    if probe:
+        probe.load_done()
     cpu1 = proc_cpu_seconds(inst.pid)
     others1 = [proc_cpu_seconds(o.pid) for o in others]
     others_cpu = sum(b - a for a, b in zip(others0, others1) if a is not None and b is not None)
@@ -501,15 +544,16 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
     code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
     drain = time.time() - d0
+    db = probe.end() if probe else {}
     dur_s = res["duration_us"] / 1e6
     e = res["errors"]
     lat = res["latency_us"]
     steady, window_s, ramp_s = steady_rate(res, conns, w["r_ms"], dur_s)
     row = dict(
         config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, round=rnd, duration_s=round(dur_s, 1),
-        requests=res["requests"], rps=round(res["requests"] / dur_s, 1) if dur_s else 0,
+        requests=res["requests"], rps=round((res["requests"] - e["status"]) / dur_s, 1) if dur_s else 0,
         rps_steady=steady, steady_window_s=window_s, ramp_s=ramp_s,
-        little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1),
+        little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1) if w["r_ms"] else "",
         p50_ms=round(lat["p50"] / 1000, 1), p99_ms=round(lat["p99"] / 1000, 1),
         mean_ms=round(lat["mean"] / 1000, 1), max_ms=round(lat["max"] / 1000, 1),
         err_connect=e["connect"], err_read=e["read"], err_write=e["write"], err_timeout=e["timeout"],
@@ -521,13 +565,15 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         cpu_pct=round(100.0 * (cpu1 - cpu0) / wall, 1) if cpu0 is not None and cpu1 is not None else "",
         others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
-    )
+        **db)
     log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if args.rounds > 1 else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
         f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
         f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (idle instances {row['others_cpu_pct']} %), "
-        f"drain {row['drain_s']} s")
+        f"drain {row['drain_s']} s"
+        + (f"; database: {db['db_rt_per_req']} round trips/request, CPU {db['db_cpu_pct']} %, pool active peak "
+           f"{db['pool_active_max']}, waiting peak {db['pool_waiting_max']} ({db['pool_samples']} samples)" if db else ""))
     return row
 
 
@@ -606,6 +652,9 @@ def snapshot_feature(args, out):
     for sub in ("artifacts", "conf", "launcher"):
         shutil.copytree(os.path.join(args.feature_dir, sub), os.path.join(dst, sub), symlinks=True)
     shutil.copy2(args.feature_file, os.path.join(dst, "feature-sling-vt.json"))
+    if getattr(args, "feature_file_postgres", None) and os.path.exists(args.feature_file_postgres):
+        shutil.copy2(args.feature_file_postgres, os.path.join(dst, "feature-sling-vt-postgres.json"))
+        args.feature_file_postgres = os.path.join(dst, "feature-sling-vt-postgres.json")
     rel = os.path.relpath(args.launcher_bin, args.feature_dir)
     args.feature_dir, args.feature_file = dst, os.path.join(dst, "feature-sling-vt.json")
     args.launcher_bin = os.path.join(dst, rel)
@@ -663,6 +712,7 @@ def add_launch_args(ap):
     ap.add_argument("--java-home", default=os.environ.get("JAVA_HOME", ""))
     ap.add_argument("--feature-dir")
     ap.add_argument("--feature-file")
+    ap.add_argument("--feature-file-postgres")
     ap.add_argument("--launcher-bin")
 
 
@@ -670,7 +720,10 @@ def check_launch_args(args, command):
     if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
         raise BenchError(f"no JDK: run this through ./sling-vt {command}, which finds a JDK >= 21")
     args.jcmd = os.path.join(args.java_home, "bin", "jcmd")
-    for f in (args.feature_file, args.launcher_bin):
+    files = [args.feature_file, args.launcher_bin]
+    if getattr(args, "store", "segment") == "postgres":
+        files.append(args.feature_file_postgres)
+    for f in files:
         if not f or not os.path.exists(f):
             raise BenchError(f"the assembled feature is missing ({f}); run ./sling-vt build")
 
@@ -695,6 +748,13 @@ def main():
     ap.add_argument("--wrk-threads", type=int, default=2)
     ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
     ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
+    ap.add_argument("--store", choices=["segment", "postgres"], default="segment",
+                    help="repository of the instances: segment-tar (default) or Oak's DocumentNodeStore on a "
+                         "PostgreSQL that the benchmark starts (one database per configuration, cold Oak caches)")
+    ap.add_argument("--pool-max", type=int, help="--store postgres: the JDBC pool's maxActive (and maxIdle) instead "
+                    "of the feature's 50")
+    ap.add_argument("--pool-wait-ms", type=int, default=30000,
+                    help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
     add_launch_args(ap)
     args = ap.parse_args()
@@ -703,7 +763,12 @@ def main():
         report.write_all(args.report_only)
         return 0
 
-    plan = dict(QUICK if args.quick else FULL)
+    if args.pool_max is not None and (args.store != "postgres" or args.pool_max < 1 or args.pool_wait_ms < 1):
+        raise BenchError("--pool-max N (N >= 1) and --pool-wait-ms M (M >= 1) go with --store postgres")
+    if args.store == "postgres":
+        plan = dict(QUICK_POSTGRES if args.quick else FULL_POSTGRES)
+    else:
+        plan = dict(QUICK if args.quick else FULL)
     if args.configs:
         plan["configs"] = args.configs.split(",")
     if args.workloads:
@@ -722,6 +787,8 @@ def main():
     for w in plan["workloads"] + [x[0] for x in plan["extra"]]:
         if w not in WORKLOADS:
             raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
+        if WORKLOADS[w].get("store", args.store) != args.store:
+            raise BenchError(f"workload '{w}' needs --store {WORKLOADS[w]['store']}")
     check_launch_args(args, "bench")
 
     out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "bench",
@@ -744,7 +811,19 @@ def main():
     plan["concurrency"] = conc
     plan["extra"] = [x for x in plan["extra"] if x[1] + 2000 <= fd_limit]
     snapshot_feature(args, out)
-    meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick,
+    args.pg = None
+    if args.store == "postgres":
+        args.pg = pgstore.Postgres(args.root, log, RUNNING)
+        try:
+            args.pg.start()
+        except (RuntimeError, OSError, ValueError, KeyError) as e:
+            args.pg.stop()
+            raise BenchError(f"PostgreSQL: {e}")
+    meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick, store=args.store,
+                postgres=dict(version=args.pg.version, port=args.pg.port, oak_vars=pgstore.COLD_VARS,
+                              pool_max_active=args.pool_max or 50,
+                              pool_max_wait_ms=args.pool_wait_ms if args.pool_max else 30000)
+                if args.pg else None,
                 plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds),
                 configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
                 workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
@@ -801,6 +880,8 @@ def main():
     finally:
         for inst in live:
             inst.stop()
+        if args.pg:
+            args.pg.stop()
         stop_all()
     meta["machine"]["loadavg_at_end"] = open("/proc/loadavg").read().strip()
     meta["elapsed_s"] = round(time.time() - started)

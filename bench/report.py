@@ -12,12 +12,16 @@ FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "r
           "steady_window_s", "ramp_s", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
-          "others_cpu_pct", "drain_s"]
+          "others_cpu_pct", "drain_s", "db_rt_per_req", "db_cpu_pct", "pool_active_max", "pool_waiting_max",
+          "pool_samples"]
 CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin", "vt-no-detector",
-                "vt-bounded"]
+                "vt-bounded", "vt-cap-100"]
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
-          "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd"}
-WORKLOAD_ORDER = ["R10ms", "R100ms", "R1s", "repo200", "park10s"]
+          "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd",
+          "vt-cap-100": "#8c564b"}
+WORKLOAD_ORDER = ["cold50", "R10ms", "R100ms", "R1s", "repo200", "park10s"]
+VIRTUAL = ["vt-unbounded", "vt-bounded", "vt-cap-100", "felix-virtual"]
+KERNEL = ["kernel-200", "kernel-1000"]
 PLOT_SKIP = {"park10s"}  # a single concurrency: a table row, not a plot
 
 
@@ -115,8 +119,57 @@ class Data:
                 if any((cf, w, c) in self.by for cf in self.configs)]
 
 
-def targets(d):
-    """Each target of issue #6: (text, measured, verdict)."""
+def aa_spread(d, w, c):
+    """How far two identical instances (vt-unbounded and its twin) differed at this point, as a fraction (0.04 = 4 %),
+    or None when the twin was not measured here."""
+    rs = d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)
+    return max(abs(r - 1) for r in rs) if rs else None
+
+
+def verdict(measured, goal, spread):
+    """met / MISSED / undecided: a ratio within the A/A spread of its goal decides nothing."""
+    if measured is None:
+        return "not measured"
+    if spread is not None and abs(measured / goal - 1) <= spread:
+        return f"undecided (within the A/A spread of ±{100 * spread:.0f} %)"
+    return "met" if measured >= goal else "MISSED"
+
+
+def comparisons(d):
+    """Every point of every virtual configuration against the better kernel pool there: (virtual, workload, C,
+    ratio, kernel, spread), losses first (lowest ratio first), then the rest in point order."""
+    rows = []
+    for v in [c for c in VIRTUAL if c in d.configs]:
+        for w, c in d.points():
+            best = max(((k, num(d.get(k, w, c, "thr"))) for k in KERNEL if num(d.get(k, w, c, "thr")) is not None),
+                       key=lambda t: t[1], default=None)
+            r = None if best is None else d.ratio(v, best[0], w, c)
+            if r is not None:
+                rows.append((v, w, c, r, best[0], aa_spread(d, w, c)))
+    return sorted(rows, key=lambda t: (t[3] >= 1, t[3] if t[3] < 1 else 0))
+
+
+def targets_postgres(d, meta):
+    """Targets of issue #12 (Oak on PostgreSQL)."""
+    out = []
+    for v in ("vt-unbounded", "vt-bounded"):
+        r = d.ratio(v, "kernel-200", "cold50", 1000)
+        out.append((f"C=1,000, cold reads: {v} ≥ 2 × kernel-200", fmt_ratio(r),
+                    verdict(r, 2.0, aa_spread(d, "cold50", 1000))))
+    errors = [(cf, w, c, num(d.get(cf, w, c, "socket_errors")) or 0, num(d.get(cf, w, c, "non2xx")) or 0)
+              for cf in d.configs if cf in VIRTUAL for w, c in d.points() if (cf, w, c) in d.by]
+    bad = [f"{cf} {w} C={c} ({int(se)} socket, {int(nx)} non-2xx)" for cf, w, c, se, nx in errors if se or nx]
+    pool = (meta.get("postgres") or {}).get("pool_max_active", 50)
+    out.append((f"no failed request on virtual threads while the JDBC pool ({pool}) is short by C − {pool}",
+                f"{len(errors)} points" + (": " + ", ".join(bad) if bad else ", 0 errors"),
+                "met" if errors and not bad else "not measured" if not errors else "MISSED"))
+    return out
+
+
+def targets(d, meta=None):
+    """Each target of issue #6 (segment store) or #12 (--store postgres): (text, measured, verdict)."""
+    if (meta or {}).get("store") == "postgres":
+        return targets_postgres(d, meta) + aa_line(d)
     out = []
 
     def rps(cfg, w, c):
@@ -155,12 +208,7 @@ def targets(d):
                     "≥ 0.97; the spread is this machine's run-to-run noise)",
                     f"median {med:.2f}×, range {rs[0]:.2f}–{rs[-1]:.2f}× over {len(rs)} points",
                     "met" if med >= 0.97 else "MISSED"))
-    aa = [(w, c, d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)) for w, c in d.points()]
-    aa = [(w, c, rs) for w, c, rs in aa if rs]
-    if aa:
-        flat = sorted(x for _, _, rs in aa for x in rs)
-        out.append(("A/A control (not a target): vt-unbounded : vt-unbounded-twin, two identical instances",
-                    f"{len(flat)} measurements, {flat[0]:.2f}–{flat[-1]:.2f}×", "info"))
+    out += aa_line(d)
     for a, b, label in (("vt-unbounded", "felix-virtual", "every point: vt-unbounded ≥ 0.97 × felix-virtual"),
                         ("vt-bounded", "vt-unbounded", "every point: vt-bounded ≥ 0.97 × vt-unbounded")):
         rs = [(w, c, d.ratio(a, b, w, c)) for w, c in d.points()]
@@ -173,6 +221,62 @@ def targets(d):
         out.append((label, f"{len(rs)} points, lowest {worst[2]:.2f}× ({worst[0]} C={worst[1]})",
                     "met" if not missed else "MISSED: " + ", ".join(missed)))
     return out
+
+
+def aa_line(d):
+    aa = [(w, c, d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)) for w, c in d.points()]
+    flat = sorted(x for _, _, rs in aa for x in rs)
+    if not flat:
+        return []
+    return [("A/A control (not a target): vt-unbounded : vt-unbounded-twin, two identical instances",
+             f"{len(flat)} measurements, {flat[0]:.2f}–{flat[-1]:.2f}×", "info")]
+
+
+def losses_first(d):
+    L = ["## Every point against the better kernel pool, losses first\n",
+         "Each virtual configuration at each point against whichever of kernel-200 and kernel-1000 did better there. "
+         "A ratio within the A/A spread of that point (two identical vt-unbounded instances) is undecided, not a "
+         "win or a loss.\n",
+         "| virtual | workload | C | ratio | against | A/A spread | reading |", "|---|---|---:|---:|---|---:|---|"]
+    rows = comparisons(d)
+    if not rows:
+        return []
+    for v, w, c, r, k, spread in rows:
+        if spread is not None and abs(r - 1) <= spread:
+            reading = "undecided"
+        elif round(r, 2) == 1.0:
+            reading = "even"
+        else:
+            reading = "**loss**" if r < 1 else "win"
+        if spread is None and reading != "even":
+            reading += " (no A/A here to tell noise)"
+        L.append(f"| {v} | {w} | {c:,} | {r:.2f}× | {k} | {'–' if spread is None else f'±{100 * spread:.0f} %'} | "
+                 f"{reading} |")
+    L.append("")
+    return L
+
+
+def database_table(d, meta):
+    if not any(d.get(cf, w, c, "db_cpu_pct") for cf in d.configs for w, c in d.points()):
+        return []
+    pg = meta.get("postgres") or {}
+    L = ["## Database (PostgreSQL) and JDBC pool\n",
+         "Round trips per request: Oak's database round trips (counted by the bundle jdbc-round-trips) over the "
+         "requests the instance completed in the same span. Database CPU: the PostgreSQL server's processes, % of "
+         "one core over the load. Pool: peak borrowed connections / peak threads waiting for one (tomcat-jdbc, "
+         f"maxActive {pg.get('pool_max_active', 50)}, maxWait {pg.get('pool_max_wait_ms', 30000)} ms), sampled once "
+         "a second from the console status; answered samples / taken (a saturated kernel pool queues the status "
+         "request like any other).\n",
+         "| workload | C | " + " | ".join(f"{cf} round trips / DB CPU / pool active / waiting (samples)"
+                                       for cf in d.configs) + " |",
+         "|---|---:|" + "---:|" * len(d.configs)]
+    for w, c in d.points():
+        cells = [(f"{fmt(d.get(cf, w, c, 'db_rt_per_req'), 1)} / {fmt(d.get(cf, w, c, 'db_cpu_pct'))} % / "
+                  f"{fmt(d.get(cf, w, c, 'pool_active_max'))} / {fmt(d.get(cf, w, c, 'pool_waiting_max'))} "
+                  f"({d.get(cf, w, c, 'pool_samples') or '–'})") if (cf, w, c) in d.by else "–" for cf in d.configs]
+        L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
+    L.append("")
+    return L
 
 
 def markdown(d, meta):
@@ -209,11 +313,12 @@ def markdown(d, meta):
     L.append("## Targets\n")
     L.append("| target | measured | verdict |")
     L.append("|---|---|---|")
-    for t, v, verdict in targets(d):
-        mark = ("✅ met" if verdict == "met" else "– not measured" if verdict == "not measured"
-                else "noise floor" if verdict == "info" else "❌ " + verdict)
+    for t, v, vd in targets(d, meta):
+        mark = ("✅ met" if vd == "met" else "– not measured" if vd == "not measured"
+                else "noise floor" if vd == "info" else vd if vd.startswith("undecided") else "❌ " + vd)
         L.append(f"| {t} | {v} | {mark} |")
     L.append("")
+    L += losses_first(d)
 
     cfgs = d.configs
     ratios = [(a, b) for a, b in (("vt-unbounded", "kernel-200"), ("vt-unbounded", "kernel-1000"),
@@ -221,7 +326,8 @@ def markdown(d, meta):
                                   ("vt-unbounded", "vt-no-detector"), ("vt-unbounded", "vt-unbounded-twin"))
               if a in cfgs and b in cfgs]
     L.append("## Throughput (requests/s) and virtual:kernel ratios\n")
-    L.append("Steady-state rate: completed responses per second, counted per wall-clock second by wrk's Lua hook, "
+    L.append("Steady-state rate: successful responses (status below 400; failed answers are in the errors table, "
+             "not here) per second, counted per wall-clock second by wrk's Lua hook, "
              "after the ramp and without the last second. The ramp ends once C responses have completed (every "
              "connection has had its first answer), and not before R + 1 s: under overload a fair scheduler "
              "(virtual threads) answers its first requests only after about C / throughput, a FIFO pool from the "
@@ -276,6 +382,7 @@ def markdown(d, meta):
                  if (cf, w, c) in d.by else "–" for cf in cfgs]
         L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
     L.append("")
+    L += database_table(d, meta)
     L.append("## Plots\n")
     for w in [w for w in d.workloads if w not in PLOT_SKIP]:
         L.append(f"- {w}: [throughput](throughput-{w}.svg), [OS threads](threads-{w}.svg), [RSS](rss-{w}.svg)")

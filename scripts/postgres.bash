@@ -10,6 +10,9 @@ PG_DEFAULT_DIR="$STATE_DIR/postgres"
 PG_FIRST_PORT=15432
 PG_DB=oak
 PG_USER=oak
+# Every Oak node's pool holds up to 50 connections (oak_postgres.json), and the benchmark runs five nodes on one
+# server: PostgreSQL's default of 100 would refuse the third. About 10 MB of shared memory more than the default.
+PG_MAX_CONNECTIONS="${SLING_VT_PG_MAX_CONNECTIONS:-300}"
 
 # The folder holding initdb, pg_ctl and postgres; installs Debian's postgresql when it can.
 pg_bin() {
@@ -93,7 +96,7 @@ pg_start() {
     fi
     echo "$port" > "$dir/port"
     pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
-        -o "-p $port -k $dir/run -c listen_addresses=127.0.0.1" start >/dev/null \
+        -o "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c max_connections=$PG_MAX_CONNECTIONS" start >/dev/null \
         || { tail -n 20 "$dir/postgres.log" >&2; die "PostgreSQL did not start (log: $dir/postgres.log)"; }
     local psql="$bin/psql"
     [[ -x "$psql" ]] || psql="$(command -v psql)" || die "psql not found beside $bin"

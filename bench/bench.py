@@ -594,6 +594,8 @@ def ensure_wrk():
     path = shutil.which("wrk")
     if path:
         return path
+    # dpkg needs the sbin folders on PATH (ldconfig, start-stop-daemon), which a CI PATH may lack.
+    os.environ["PATH"] = "/usr/local/sbin:/usr/sbin:/sbin:" + os.environ.get("PATH", "")
     if shutil.which("apt-get") and os.geteuid() == 0:
         log("wrk not found; installing the Debian package 'wrk' (apt-get)")
         subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], timeout=300, check=False,

@@ -33,7 +33,8 @@ pg_bin() {
         mkdir -p /etc/postgresql-common
         [[ -f /etc/postgresql-common/createcluster.conf ]] \
             || echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >&2 \
+        # dpkg needs the sbin folders on PATH (ldconfig, start-stop-daemon), which a CI PATH may lack.
+        PATH="/usr/local/sbin:/usr/sbin:/sbin:$PATH" DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >&2 \
             || die "apt-get install postgresql failed; install PostgreSQL's server (initdb, pg_ctl) and retry, or set SLING_VT_PG_BIN to its bin folder"
         pg_bin
         return $?
@@ -41,11 +42,25 @@ pg_bin() {
     die "PostgreSQL's server binaries (initdb, pg_ctl) are not installed; install them (Debian: apt-get install postgresql) or set SLING_VT_PG_BIN to their folder"
 }
 
+# Runs a command as the user postgres: runuser lives in /usr/sbin, which a plain user's (or CI's) PATH may lack.
+as_postgres() {
+    local runuser
+    runuser="$(command -v runuser || true)"
+    for candidate in /usr/sbin/runuser /sbin/runuser; do
+        [[ -z "$runuser" && -x "$candidate" ]] && runuser="$candidate"
+    done
+    if [[ -n "$runuser" ]]; then
+        "$runuser" -u postgres -- "$@"
+    else
+        su -s /bin/sh postgres -c "$(printf '%q ' "$@")"
+    fi
+}
+
 # Runs a PostgreSQL binary; as root, as the user postgres (PostgreSQL refuses to run as root).
 pg_as_owner() {
     if [[ "$(id -u)" == 0 ]]; then
         id postgres >/dev/null 2>&1 || die "running as root needs the user 'postgres' (Debian's postgresql package creates it)"
-        runuser -u postgres -- "$@"
+        as_postgres "$@"
     else
         "$@"
     fi
@@ -86,7 +101,7 @@ pg_start() {
     mkdir -p "$dir/run"
     if [[ "$(id -u)" == 0 ]]; then
         chown -R postgres: "$dir"
-        runuser -u postgres -- test -w "$dir" \
+        as_postgres test -w "$dir" \
             || die "the user postgres cannot write $dir (a parent folder is closed to it); use --dir in a folder it can reach, e.g. under /tmp"
     fi
     if [[ ! -f "$dir/data/PG_VERSION" ]]; then

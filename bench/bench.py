@@ -112,7 +112,8 @@ WORKLOADS["park10s"] = dict(r_ms=10000, params="idleDelay=10000",
 EXTRA_POINTS = [("park10s", 4000)]
 WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
 
-FULL = dict(configs=[c for c in CONFIGS if c != "vt-unbounded-twin"], workloads=["R10ms", "R100ms", "R1s", "repo200"],
+# The full run includes the A/A twin: a ratio within the twins' spread at that point is "undecided" (report.py).
+FULL = dict(configs=[c for c in CONFIGS if c != "vt-cap-100"], workloads=["R10ms", "R100ms", "R1s", "repo200"],
             concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
 QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
              concurrency=[100, 1000], extra=[], warmup=15, duration=20, pause=2)
@@ -125,6 +126,7 @@ QUICK_POSTGRES = dict(configs=["kernel-200", "vt-unbounded"], workloads=["cold50
                       extra=[], warmup=15, duration=20, pause=2)
 DEFAULT_JVM_OPTS = "-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC"
 MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of the previous point)
+GC_TAIL_S = 4  # seconds the load runs on after the measured window, for the full GC of the heap figure
 QUIET_CPU = 0.25  # cores: below this the instance counts as drained
 
 STARTUP_TIMEOUT = 300
@@ -509,49 +511,64 @@ def point_duration(args, rows, name, wname, conns):
 def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     w = WORKLOADS[wname]
     url = f"{inst.url}/bin/vt/work.json?{w['params']}"
-    samples = {"threads": [], "rss": [], "heap": None}
+    samples = {"threads": [], "rss": [], "heap": None, "end": None}
+    probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
+    if probe:
+        probe.begin()
     cpu0 = proc_cpu_seconds(inst.pid)
     others0 = [proc_cpu_seconds(o.pid) for o in others]
     t0 = time.time()
 
+    def end_of_window():
+        """The measured window ends: CPU, threads and the database figures are taken here, before the tail."""
+        th, rss = proc_threads_rss(inst.pid)
+        samples["end"] = dict(t=time.time(), cpu=proc_cpu_seconds(inst.pid), th=th, rss=rss,
+                              others=[proc_cpu_seconds(o.pid) for o in others])
+        if probe:
+            probe.load_done()
+
     def sampler(p):
-        gc_at = t0 + duration * 0.8
+        # The load runs GC_TAIL_S longer than the measured window; the full GC for the heap figure happens in that
+        # tail (still under the same load, so in-flight requests are live), never inside the measured window.
+        end, gc_at = t0 + duration, t0 + duration + 1
         while p.poll() is None:
-            th, rss = proc_threads_rss(inst.pid)
-            if th:
-                samples["threads"].append(th)
-                samples["rss"].append(rss)
-            if samples["heap"] is None and time.time() >= gc_at:
+            now = time.time()
+            if now < end:
+                th, rss = proc_threads_rss(inst.pid)
+                if th:
+                    samples["threads"].append(th)
+                    samples["rss"].append(rss)
+            elif samples["end"] is None:
+                end_of_window()
+            if samples["heap"] is None and now >= gc_at:
                 samples["heap"] = heap_after_gc(args.jcmd, inst.pid) or -1
             time.sleep(0.5)
 
-    probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
-    if probe:
-        probe.begin()
     timeout_s = args.wrk_timeout
     suffix = f"-r{rnd}" if args.rounds > 1 else ""
-    res = run_wrk(args, url, conns, duration, os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"),
-                  timeout_s, sampler)
-    wall = time.time() - t0
-    if probe:
-        probe.load_done()
-    cpu1 = proc_cpu_seconds(inst.pid)
-    others1 = [proc_cpu_seconds(o.pid) for o in others]
+    res = run_wrk(args, url, conns, duration + GC_TAIL_S,
+                  os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"), timeout_s, sampler)
+    if samples["end"] is None:  # wrk ended before the window did: take what there is now
+        end_of_window()
+    wall = samples["end"]["t"] - t0
+    cpu1 = samples["end"]["cpu"]
+    others1 = samples["end"]["others"]
     others_cpu = sum(b - a for a, b in zip(others0, others1) if a is not None and b is not None)
-    th_end, rss_end = proc_threads_rss(inst.pid)
+    th_end, rss_end = samples["end"]["th"], samples["end"]["rss"]
     # Drain: the instance must be idle again (CPU), and a light request must get through (kernel pools queue FIFO).
     d0 = time.time()
     quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
     code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
     drain = time.time() - d0
     db = probe.end() if probe else {}
-    dur_s = res["duration_us"] / 1e6
+    dur_s = min(res["duration_us"] / 1e6, duration)  # the measured window, without the GC tail
     e = res["errors"]
     lat = res["latency_us"]
     steady, window_s, ramp_s = steady_rate(res, conns, w["r_ms"], dur_s)
     row = dict(
         config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, round=rnd, duration_s=round(dur_s, 1),
-        requests=res["requests"], rps=round((res["requests"] - e["status"]) / dur_s, 1) if dur_s else 0,
+        requests=res["requests"],
+        rps=round((res["requests"] - e["status"]) / (res["duration_us"] / 1e6), 1) if res["duration_us"] else 0,
         rps_steady=steady, steady_window_s=window_s, ramp_s=ramp_s,
         little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1) if w["r_ms"] else "",
         p50_ms=round(lat["p50"] / 1000, 1), p99_ms=round(lat["p99"] / 1000, 1),
@@ -826,7 +843,7 @@ def main():
                               pool_max_active=args.pool_max or 50,
                               pool_max_wait_ms=args.pool_wait_ms if args.pool_max else 30000)
                 if args.pg else None,
-                plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds),
+                plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds, gc_tail_s=GC_TAIL_S),
                 configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
                 workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
     grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])

@@ -127,8 +127,8 @@ public final class RepositoryStatus implements InventoryPrinter {
     }
 
     /**
-     * The status from the DocumentNodeStore's cluster view descriptor (null on segment-tar) and the data source pools by name (the first
-     * one is the one reported: the feature has one, Oak's).
+     * The status from the DocumentNodeStore's cluster view descriptor (null on segment-tar) and the data source
+     * pools by name (the first one is the one reported: the feature has one, Oak's).
      */
     static Map<String, Object> describe(String clusterView, Map<String, Map<String, Object>> pools) {
         Map<String, Object> status = Json.object();

@@ -20,10 +20,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SlingContextExtension.class)
 class RepositoryStatusTest {
 
-    private final SlingContext context = new SlingContext();
-
     private static final String VIEW = "{\"seq\":4,\"final\":true,\"id\":\"5f1c\",\"me\":2,\"active\":[1, 2],"
             + "\"deactivating\":[],\"inactive\":[3]}";
+
+    private final SlingContext context = new SlingContext();
 
     @Test
     void segmentTarHasNoClusterView() {

@@ -37,7 +37,10 @@ public final class SlingInstanceBuilder {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlingInstanceBuilder.class);
     private static final String LAUNCHER = "launcher/org.apache.sling.feature.launcher-1.3.4/bin/launcher";
-    private static final String FEATURE = "slingfeature-tmp/feature-sling-vt.json";
+    /** {@code ./sling-vt run --feature starter}, the default: the lean feature plus the Sling Starter's stack. */
+    private static final String FEATURE_STARTER = "slingfeature-tmp/feature-sling-vt-starter.json";
+    /** {@code ./sling-vt run --feature lean}. */
+    private static final String FEATURE_LEAN = "slingfeature-tmp/feature-sling-vt.json";
     private static final String FEATURE_POSTGRES = "slingfeature-tmp/feature-sling-vt-postgres.json";
 
     private final String name;
@@ -46,6 +49,7 @@ public final class SlingInstanceBuilder {
     private final List<String> jvmOptions = new ArrayList<>();
     private Path home;
     private String jdbcUrl;
+    private boolean lean;
     private final Map<String, String> variables = new LinkedHashMap<>();
 
     SlingInstanceBuilder(String name) {
@@ -95,7 +99,6 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
-    /** Launches the instance and waits until it answers; fails with the tails of its logs if it does not. */
     /**
      * Runs the {@code sling-vt-postgres} feature (Oak's DocumentNodeStore) on the database at {@code jdbcUrl}, as
      * {@code ./sling-vt run --store postgres} does ({@code -V oak.jdbc.url=...}).
@@ -105,17 +108,25 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
+    /** Runs the lean feature ({@code ./sling-vt run --feature lean}) instead of the starter feature. */
+    public SlingInstanceBuilder lean() {
+        this.lean = true;
+        return this;
+    }
+
     /** A feature variable of the launch ({@code -V name=value}), as {@code ./sling-vt run --var} sets it. */
     public SlingInstanceBuilder variable(String name, String value) {
         variables.put(name, value);
         return this;
     }
 
+    /** Launches the instance and waits until it answers; fails with the tails of its logs if it does not. */
     public SlingInstance start() {
         final Path featureDir = Path.of(System.getProperty(FEATURE_DIR_PROPERTY, "../feature-model/target"))
                 .toAbsolutePath().normalize();
         final Path launcher = featureDir.resolve(LAUNCHER);
-        final Path feature = featureDir.resolve(jdbcUrl == null ? FEATURE : FEATURE_POSTGRES);
+        // The PostgreSQL feature is lean (as ./sling-vt run --store postgres).
+        final Path feature = featureDir.resolve(jdbcUrl != null ? FEATURE_POSTGRES : lean ? FEATURE_LEAN : FEATURE_STARTER);
         if (!Files.isExecutable(launcher) || !Files.isRegularFile(feature)) {
             throw new IllegalStateException("No assembled feature in " + featureDir + " (missing " + launcher + " or "
                     + feature + "): build feature-model first (./sling-vt build)");

@@ -83,13 +83,19 @@ LAB_DEMO_CONFIG = {"anonymousMaxReads": 100000, "anonymousMaxIdleDelay": 60000, 
                    "anonymousMaxCpuIterations": 1000000, "anonymousMaxFanout": 100}
 
 
+# The same for the demo page of the starter feature (demo-app): its full ranges for anonymous requests.
+LAB_PAGE_PID = "io.github.slingvt.demoapp.DemoPage"
+LAB_PAGE_CONFIG = {"anonymousMaxReads": 10000, "anonymousMaxDelay": 10000}
+
+
 def write_lab_demo_config(install):
-    with open(os.path.join(install, f"{LAB_DEMO_PID}.cfg.json"), "w") as f:
-        json.dump(LAB_DEMO_CONFIG, f, indent=2)
-        f.write("\n")
+    for pid, props in ((LAB_DEMO_PID, LAB_DEMO_CONFIG), (LAB_PAGE_PID, LAB_PAGE_CONFIG)):
+        with open(os.path.join(install, f"{pid}.cfg.json"), "w") as f:
+            json.dump(props, f, indent=2)
+            f.write("\n")
 
 
-# Workloads on /bin/vt/work.json. R is the nominal latency; idleDelay is ~99.5 % of it, the rest repository
+# Workloads on /bin/vt/work.json (or on their "path"). R is the nominal latency; idleDelay is ~99.5 % of it, the rest repository
 # reads and SHA-256 rounds (plus Sling's own request handling). The measured p50 is reported next to R.
 WORKLOADS = {
     "R10ms": dict(r_ms=10, params="reads=1&cpuIterations=5&idleDelay=10",
@@ -109,11 +115,16 @@ WORKLOADS["cold50"] = dict(r_ms=0, params="reads=50&cpuIterations=50", store="po
                                  "no nominal R")
 WORKLOADS["park10s"] = dict(r_ms=10000, params="idleDelay=10000",
                             desc="parked: idleDelay 10 s, no reads (measured at C = 4,000 only: OS threads and RSS)")
+# On the starter feature only (the default): the demo application's HTL page, whose Sling Model reads 20 item nodes
+# and waits 100 ms on its downstream call; what a Sling page costs beside a JSON servlet.
+WORKLOADS["page"] = dict(r_ms=100, path="/content/vt-demo/page.html", params="reads=20&delay=100", feature="starter",
+                         desc="rendered page: HTL component + Sling Model, 20 item reads, 100 ms downstream wait")
+WORK_PATH = "/bin/vt/work.json"
 EXTRA_POINTS = [("park10s", 4000)]
 WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
 
 # The full run includes the A/A twin: a ratio within the twins' spread at that point is "undecided" (report.py).
-FULL = dict(configs=[c for c in CONFIGS if c != "vt-cap-100"], workloads=["R10ms", "R100ms", "R1s", "repo200"],
+FULL = dict(configs=[c for c in CONFIGS if c != "vt-cap-100"], workloads=["R10ms", "R100ms", "R1s", "repo200", "page"],
             concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
 QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
              concurrency=[100, 1000], extra=[], warmup=15, duration=20, pause=2)
@@ -304,7 +315,7 @@ class Instance:
         self.write_config()
         jvm_opts = (f"-Dsling.home={self.home} -Dlogback.configurationFile={a.feature_dir}/conf/logback.xml "
                     f"{a.jvm_opts}")
-        feature = a.feature_file_postgres if getattr(a, "store", "segment") == "postgres" else a.feature_file
+        feature = feature_file(a)
         cmd = [a.launcher_bin, "-f", feature, "-u", f"file://{a.feature_dir}/artifacts",
                "-p", f"{self.home}/launcher", "-c", f"{self.home}/cache",
                "-V", f"sling.home={self.home}", "-V", f"http.port={self.port}", "-V", "http.host=127.0.0.1",
@@ -510,7 +521,7 @@ def point_duration(args, rows, name, wname, conns):
 
 def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     w = WORKLOADS[wname]
-    url = f"{inst.url}/bin/vt/work.json?{w['params']}"
+    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
     samples = {"threads": [], "rss": [], "heap": None, "end": None}
     probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
     if probe:
@@ -670,12 +681,13 @@ def snapshot_feature(args, out):
     os.makedirs(dst)
     for sub in ("artifacts", "conf", "launcher"):
         shutil.copytree(os.path.join(args.feature_dir, sub), os.path.join(dst, sub), symlinks=True)
-    shutil.copy2(args.feature_file, os.path.join(dst, "feature-sling-vt.json"))
-    if getattr(args, "feature_file_postgres", None) and os.path.exists(args.feature_file_postgres):
-        shutil.copy2(args.feature_file_postgres, os.path.join(dst, "feature-sling-vt-postgres.json"))
-        args.feature_file_postgres = os.path.join(dst, "feature-sling-vt-postgres.json")
+    for attr in FEATURE_FILE_ARGS:
+        if getattr(args, attr, None) and os.path.exists(getattr(args, attr)):
+            copy = os.path.join(dst, os.path.basename(getattr(args, attr)))
+            shutil.copy2(getattr(args, attr), copy)
+            setattr(args, attr, copy)
     rel = os.path.relpath(args.launcher_bin, args.feature_dir)
-    args.feature_dir, args.feature_file = dst, os.path.join(dst, "feature-sling-vt.json")
+    args.feature_dir = dst
     args.launcher_bin = os.path.join(dst, rel)
 
 
@@ -725,13 +737,25 @@ def prune_instance_home(home):
             os.remove(os.path.join(logs, entry))
 
 
+# The assembled features, by (feature, store): the arguments ./sling-vt passes for them.
+FEATURE_FILE_ARGS = {"feature_file": ("lean", "segment"), "feature_file_postgres": ("lean", "postgres"),
+                     "feature_file_starter": ("starter", "segment"),
+                     "feature_file_starter_postgres": ("starter", "postgres")}
+
+
+def feature_file(args):
+    """The feature file of the instances: --feature (lean for overload.py, which has none) on --store."""
+    want = (getattr(args, "feature", "lean"), getattr(args, "store", "segment"))
+    return next(getattr(args, attr) for attr, key in FEATURE_FILE_ARGS.items() if key == want)
+
+
 def add_launch_args(ap):
-    """What ./sling-vt passes to bench.py and overload.py: where the JDK and the assembled feature are."""
+    """What ./sling-vt passes to bench.py and overload.py: where the JDK and the assembled features are."""
     ap.add_argument("--root", required=True)
     ap.add_argument("--java-home", default=os.environ.get("JAVA_HOME", ""))
     ap.add_argument("--feature-dir")
-    ap.add_argument("--feature-file")
-    ap.add_argument("--feature-file-postgres")
+    for attr in FEATURE_FILE_ARGS:
+        ap.add_argument("--" + attr.replace("_", "-"))
     ap.add_argument("--launcher-bin")
 
 
@@ -739,10 +763,7 @@ def check_launch_args(args, command):
     if not args.java_home or not os.access(os.path.join(args.java_home, "bin", "java"), os.X_OK):
         raise BenchError(f"no JDK: run this through ./sling-vt {command}, which finds a JDK >= 21")
     args.jcmd = os.path.join(args.java_home, "bin", "jcmd")
-    files = [args.feature_file, args.launcher_bin]
-    if getattr(args, "store", "segment") == "postgres":
-        files.append(args.feature_file_postgres)
-    for f in files:
+    for f in (feature_file(args), args.launcher_bin):
         if not f or not os.path.exists(f):
             raise BenchError(f"the assembled feature is missing ({f}); run ./sling-vt build")
 
@@ -770,6 +791,9 @@ def main():
     ap.add_argument("--store", choices=["segment", "postgres"], default="segment",
                     help="repository of the instances: segment-tar (default) or Oak's DocumentNodeStore on a "
                          "PostgreSQL that the benchmark starts (one database per configuration, cold Oak caches)")
+    ap.add_argument("--feature", choices=["starter", "lean"], default="starter",
+                    help="feature of the instances: starter (the default of ./sling-vt run; needed by the page "
+                         "workload) or lean (Sling with servlets only, as the runs before 2026-11-24)")
     ap.add_argument("--pool-max", type=int, help="--store postgres: the JDBC pool's maxActive (and maxIdle) instead "
                     "of the feature's 50")
     ap.add_argument("--pool-wait-ms", type=int, default=30000,
@@ -808,6 +832,11 @@ def main():
             raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
         if WORKLOADS[w].get("store", args.store) != args.store:
             raise BenchError(f"workload '{w}' needs --store {WORKLOADS[w]['store']}")
+        if WORKLOADS[w].get("feature", args.feature) != args.feature:
+            if not args.workloads:
+                plan["workloads"].remove(w)  # the default plan on --feature lean: without the page
+                continue
+            raise BenchError(f"workload '{w}' needs --feature {WORKLOADS[w]['feature']}")
     check_launch_args(args, "bench")
 
     out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "bench",
@@ -839,6 +868,7 @@ def main():
             args.pg.stop()
             raise BenchError(f"PostgreSQL: {e}")
     meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick, store=args.store,
+                feature=args.feature,
                 postgres=dict(version=args.pg.version, port=args.pg.port, oak_vars=pgstore.COLD_VARS,
                               pool_max_active=args.pool_max or 50,
                               pool_max_wait_ms=args.pool_wait_ms if args.pool_max else 30000)

@@ -11,6 +11,7 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.apache.sling.api.SlingJakartaHttpServletRequest;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -22,11 +23,18 @@ import io.github.slingvt.demoapp.internal.PageParameters.InvalidPageParameterExc
 /**
  * Checks the demo page's parameters before HTL renders it: a bad value is answered 400 naming the parameter and
  * its range, and more work than {@link DemoPageConfig} allows anonymous visitors 403; neither reaches the model.
- * A Sling request filter on the page's resource type, so that the page's script stays plain HTL.
+ * A Sling request filter on {@code .html} requests that compares the resource type itself, so that the page's
+ * script stays plain HTL.
+ * <p>
+ * Not {@code sling.filter.resourceTypes}: with it, Sling's filter chain asks every request's resource (a
+ * {@code /bin/vt/work.json} POST as well) whether it is of that type, and Sling resource resolver 2.0.2 answers a type
+ * it has not seen by logging in a service session to read the type's super types, inside
+ * {@code ConcurrentHashMap.computeIfAbsent}. A virtual thread that waits in that login on JDK 21 pins its carrier
+ * (37 ms seen, PinningHealthE2EIT); it also costs a repository login per request.
  */
 @Component(service = Filter.class, configurationPid = DemoPageConfig.PID, property = {
         "sling.filter.scope=REQUEST",
-        "sling.filter.resourceTypes=" + DemoPageFilter.RESOURCE_TYPE,
+        "sling.filter.extensions=html",
         "service.ranking:Integer=0"})
 @Designate(ocd = DemoPageConfig.class)
 public final class DemoPageFilter implements Filter {
@@ -45,6 +53,10 @@ public final class DemoPageFilter implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        if (!isDemoPage(request)) {
+            chain.doFilter(request, response);
+            return;
+        }
         HttpServletRequest http = (HttpServletRequest) request;
         HttpServletResponse httpResponse = (HttpServletResponse) response;
         PageParameters asked;
@@ -72,6 +84,12 @@ public final class DemoPageFilter implements Filter {
             return "delay=" + asked.delay() + " needs a logged-in user (anonymous limit " + anonymousMax.delay() + ")";
         }
         return null;
+    }
+
+    /** The resource's own type only: no super type lookup (see the class comment). */
+    private static boolean isDemoPage(ServletRequest request) {
+        return request instanceof SlingJakartaHttpServletRequest sling && sling.getResource() != null
+                && RESOURCE_TYPE.equals(sling.getResource().getResourceType());
     }
 
     private static boolean isLoggedIn(HttpServletRequest request) {

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue #14 on the starter feature (the default of {@code ./sling-vt run} and of the shared instance): the Sling
@@ -58,8 +60,10 @@ class StarterFeatureE2EIT {
         sling.postForm(SCRATCH, Map.of(":operation", "delete"), true);
     }
 
-    @Test
-    void rootRedirectsToTheStarterStartPage() {
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "kernel"})
+    void rootRedirectsToTheStarterStartPage(String mode) {
+        switchMode(sling, mode);
         final HttpResponse<String> root = sling.get("/");
         assertThat(root.statusCode()).as("GET /: %s", root.body()).isEqualTo(302);
         assertThat(root.headers().firstValue("Location")).as("Location of GET /").isPresent().get().asString()
@@ -105,8 +109,10 @@ class StarterFeatureE2EIT {
         assertThat(fields(asAdmin.body())).containsEntry("reads", "5000");
     }
 
-    @Test
-    void bundleInitialContentIsLoaded() {
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "kernel"})
+    void bundleInitialContentIsLoaded(String mode) {
+        switchMode(sling, mode);
         final JsonNode page = json(sling.get("/content/vt-demo/page.1.json"));
         assertThat(page.path("sling:resourceType").asText()).isEqualTo("slingvt/components/page");
         final JsonNode items = json(sling.get("/content/vt-demo/page/items.1.json"));
@@ -118,9 +124,11 @@ class StarterFeatureE2EIT {
                 .isEqualTo("sling/starter/home");
     }
 
-    @Test
-    void postServletChecksAVersionableNodeInAndOut() {
-        final String doc = SCRATCH + "/versioned";
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "kernel"})
+    void postServletChecksAVersionableNodeInAndOut(String mode) {
+        switchMode(sling, mode);
+        final String doc = SCRATCH + "/versioned-" + mode;
         created(sling.postForm(doc, Map.of("jcr:mixinTypes", "mix:versionable", "title", "first"), true));
         final HttpResponse<String> checkin = sling.postForm(doc, Map.of(":operation", "checkin"), true);
         assertThat(checkin.statusCode()).as("checkin: %s", checkin.body()).isEqualTo(200);
@@ -139,23 +147,28 @@ class StarterFeatureE2EIT {
         assertThat(checkedOut.path("title").asText()).isEqualTo("second");
     }
 
-    @Test
-    void postServletImportsJsonAndOrdersTheImportedNodes() {
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "kernel"})
+    void postServletImportsJsonAndOrdersTheImportedNodes(String mode) {
+        switchMode(sling, mode);
+        final String imported = SCRATCH + "/imported-" + mode;
         final String content = "{\"jcr:primaryType\":\"nt:unstructured\",\"a\":{\"title\":\"A\"},"
                 + "\"b\":{\"title\":\"B\"},\"c\":{\"title\":\"C\"}}";
-        created(sling.postForm(SCRATCH, Map.of(":operation", "import", ":contentType", "json", ":name", "imported",
-                ":content", content), true));
-        final JsonNode imported = json(sling.get(SCRATCH + "/imported.1.json", true));
-        assertThat(childNames(imported)).containsExactly("a", "b", "c");
-        assertThat(imported.at("/b/title").asText()).isEqualTo("B");
+        created(sling.postForm(SCRATCH, Map.of(":operation", "import", ":contentType", "json", ":name",
+                "imported-" + mode, ":content", content), true));
+        final JsonNode tree = json(sling.get(imported + ".1.json", true));
+        assertThat(childNames(tree)).containsExactly("a", "b", "c");
+        assertThat(tree.at("/b/title").asText()).isEqualTo("B");
 
-        final HttpResponse<String> order = sling.postForm(SCRATCH + "/imported/c", Map.of(":order", "first"), true);
+        final HttpResponse<String> order = sling.postForm(imported + "/c", Map.of(":order", "first"), true);
         assertThat(order.statusCode()).as(":order=first: %s", order.body()).isEqualTo(200);
-        assertThat(childNames(json(sling.get(SCRATCH + "/imported.1.json", true)))).containsExactly("c", "a", "b");
+        assertThat(childNames(json(sling.get(imported + ".1.json", true)))).containsExactly("c", "a", "b");
     }
 
-    @Test
-    void webDavAndDavExServeTheRepository() {
+    @ParameterizedTest
+    @ValueSource(strings = {"virtual", "kernel"})
+    void webDavAndDavExServeTheRepository(String mode) {
+        switchMode(sling, mode);
         final HttpResponse<String> davex = sling.get("/server/", true);
         assertThat(davex.statusCode()).as("GET /server/ (DavEx): %s", davex.body()).isEqualTo(200);
         final HttpResponse<String> dav = sling.get("/dav/default/content/vt-demo/page/items/item-7/", true);

@@ -22,13 +22,12 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
-import base64
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import openload  # noqa: E402
 import pgstore  # noqa: E402
+from httpget import http_get  # noqa: E402
 import report  # noqa: E402
 
 HTTP_PID = "io.github.slingvt.http.VirtualThreads"
@@ -215,19 +214,6 @@ def affinity_fn(cpus):
 
 
 # ---------------------------------------------------------------------------------------------- HTTP helpers
-def http_get(url, timeout=10, auth=None):
-    req = urllib.request.Request(url)
-    if auth:
-        req.add_header("Authorization", "Basic " + base64.b64encode(auth.encode()).decode())
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-    except (urllib.error.URLError, OSError, socket.timeout):
-        return None, b""
-
-
 def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -463,6 +449,63 @@ def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
             return json.load(f)
     except (OSError, ValueError):
         raise BenchError(f"wrk wrote no summary; see {out_json.replace('.json', '.txt')}")
+
+
+def run_oha(args, cmd, duration, out_json):
+    """One oha run with the same process control as wrk (a hard limit, stopped by PID on Ctrl-C)."""
+    with open(out_json, "w") as out, open(out_json.replace(".json", ".err"), "w") as err:
+        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True,
+                             preexec_fn=affinity_fn(args.load_cpus))
+        RUNNING[p.pid] = "oha"
+        try:
+            p.wait(timeout=duration + 120)
+        except subprocess.TimeoutExpired:
+            log(f"oha (PID {p.pid}) overran {duration + 120} s; stopping it")
+        finally:
+            if p.poll() is None:
+                stop_pid(p.pid, "oha", timeout=10)
+            RUNNING.pop(p.pid, None)
+    if p.returncode != 0:
+        raise BenchError(f"oha exited {p.returncode}; see {out_json.replace('.json', '.err')}")
+    return openload.summary(out_json)
+
+
+def open_model(args, live, plan, rows, pdir, out):
+    """After the closed-model grid: each configuration at fixed arrival rates (openload.FRACTIONS of its own
+    capacity on the workload), configurations interleaved per rate, each followed by the drain."""
+    path = os.path.join(out, "openmodel.csv")
+    done = []
+    # --quick: the 90 % rate only, 10 s each, so that the quick run stays under 10 minutes.
+    fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS, openload.DURATION_S)
+    for wname in plan["workloads"]:
+        w = WORKLOADS[wname]
+        for fraction in fractions:
+            for inst in live:
+                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
+                    continue
+                cap = openload.capacity(rows, inst.name, wname)
+                if not cap:
+                    continue
+                rate = cap * fraction
+                conns = openload.connections(rate, w["r_ms"])
+                url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+                out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
+                try:
+                    inst.check_alive()
+                    summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
+                                      out_json)
+                except (openload.OpenLoadError, BenchError) as e:
+                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: {e}")
+                    continue
+                r = openload.row(inst.name, wname, fraction, cap, rate, conns, duration, summary)
+                done.append(r)
+                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of "
+                    f"{r['capacity_rps']}): {r['achieved_rps']}/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
+                    f"p99.9 {r['p999_ms']} ms, errors {r['errors']}, non-2xx {r['non2xx']}")
+                openload.write_csv(path, done)
+                wait_quiet(inst.pid, DRAIN_TIMEOUT)
+                http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)
+                time.sleep(plan["pause"])
 
 
 def wait_quiet(pid, timeout):
@@ -798,6 +841,8 @@ def main():
                     "of the feature's 50")
     ap.add_argument("--pool-wait-ms", type=int, default=30000,
                     help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
+    ap.add_argument("--no-open-model", action="store_true",
+                    help="skip the open-model latency (oha at 50 %% and 90 %% of each configuration's capacity)")
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
     add_launch_args(ap)
     args = ap.parse_args()
@@ -848,6 +893,11 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     args.wrk = ensure_wrk()
+    if not args.no_open_model:
+        try:
+            args.oha = openload.ensure_oha(args.root, log)
+        except openload.OpenLoadError as e:
+            raise BenchError(str(e))
     fd_limit = raise_fd_limit()
     pinning = plan_cpus(args)
     conc = []
@@ -926,6 +976,8 @@ def main():
                 with open(os.path.join(out, "meta.json"), "w") as f:
                     json.dump(meta, f, indent=2)
                 time.sleep(plan["pause"])
+        if not args.no_open_model:
+            open_model(args, live, plan, rows, pdir, out)
     finally:
         for inst in live:
             inst.stop()

@@ -13,7 +13,6 @@ Per point it measures what only the database and the instances' own counters can
 - the JDBC pool (tomcat-jdbc behind the Sling data source): peak borrowed connections and peak threads waiting
   for one, sampled once a second while the load runs.
 """
-import base64
 import glob
 import json
 import os
@@ -23,8 +22,8 @@ import subprocess
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
+
+from httpget import get_json
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 ADMIN = "admin:admin"
@@ -51,22 +50,12 @@ def write_pool_config(install, jdbc_url, max_active, max_wait_ms):
         f.write("\n")
 
 
-def _get_json(url, timeout):
-    req = urllib.request.Request(url)
-    req.add_header("Authorization", "Basic " + base64.b64encode(ADMIN.encode()).decode())
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
-            return json.loads(r.read() or b"{}")
-    except (urllib.error.URLError, OSError, ValueError):
-        return None
-
-
 def repository_status(base_url, timeout=5):
-    return _get_json(base_url + REPOSITORY_STATUS, timeout)
+    return get_json(base_url + REPOSITORY_STATUS, timeout, auth=ADMIN)
 
 
 def completed_requests(base_url, timeout=30):
-    s = _get_json(base_url + HTTP_STATUS, timeout)
+    s = get_json(base_url + HTTP_STATUS, timeout, auth=ADMIN)
     return None if s is None else s.get("completed")
 
 

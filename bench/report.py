@@ -8,6 +8,8 @@ import os
 import sys
 from xml.sax.saxutils import escape
 
+import openload
+
 FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "requests", "rps", "rps_steady",
           "steady_window_s", "ramp_s", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
@@ -341,6 +343,9 @@ def markdown(d, meta):
              f"{m.get('pinning', '')}; file-descriptor limit {m.get('fd_limit')}; "
              f"load average (1/5/15 min) at start {' '.join(m.get('loadavg_at_start', '').split()[:3])}, "
              f"at end {' '.join(m.get('loadavg_at_end', '').split()[:3])}.\n")
+    # Runs before 2026-11-24 have no "feature" in meta.json: they ran the lean feature.
+    L.append(f"Feature: `{meta.get('feature', 'lean')}` (`./sling-vt run --feature`), store: "
+             f"`{meta.get('store', 'segment')}`.\n")
     plan = meta.get("plan", {})
     L.append(f"Every configuration runs in its own fresh instance, all at the same time; each gets "
              f"{plan.get('warmup')} s of warm-up, then the points are measured configuration by configuration in an "
@@ -355,10 +360,11 @@ def markdown(d, meta):
         L.append(f"| {inst['config']} | {desc}{err} | {inst.get('startup_s', '–')} | {inst.get('seeded_s', '–')} | "
                  f"{inst.get('ready_s', '–')} | {inst.get('warmup_s', '–')} | {inst.get('stop_s', '–')} |")
     L.append("")
-    L.append("Workloads (`GET /bin/vt/work.json?…`):\n")
+    L.append("Workloads (`GET /bin/vt/work.json?…` unless another path is named):\n")
     for w in d.workloads:
         wl = meta.get("workloads", {}).get(w, {})
-        L.append(f"- **{w}** — {wl.get('desc', '')}: `{wl.get('params', '')}`")
+        path = wl.get("path", "") + "?" if wl.get("path") else ""
+        L.append(f"- **{w}** — {wl.get('desc', '')}: `{path}{wl.get('params', '')}`")
     L.append("")
 
     L.append("## Targets\n")
@@ -524,7 +530,7 @@ def write_all(out):
         meta = {}
     d = Data(rows)
     with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(markdown(d, meta))
+        f.write(markdown(d, meta) + openload.section(out))
     for w in [w for w in d.workloads if w not in PLOT_SKIP]:
         wl = meta.get("workloads", {}).get(w, {})
         label = wl.get("desc", w).split(":")[0]

@@ -30,7 +30,7 @@ import io.github.slingvt.demoapp.internal.PageParameters.InvalidPageParameterExc
  * {@code /bin/vt/work.json} POST as well) whether it is of that type, and Sling resource resolver 2.0.2 answers a type
  * it has not seen by logging in a service session to read the type's super types, inside
  * {@code ConcurrentHashMap.computeIfAbsent}. A virtual thread that waits in that login on JDK 21 pins its carrier
- * (37 ms seen, PinningHealthE2EIT); it also costs a repository login per request.
+ * (37 ms seen, PinningHealthE2EIT), and the login can cost every request a repository session.
  */
 @Component(service = Filter.class, configurationPid = DemoPageConfig.PID, property = {
         "sling.filter.scope=REQUEST",

@@ -423,6 +423,25 @@ class Instance:
 
 
 # ---------------------------------------------------------------------------------------------- load
+def run_load(args, name, cmd, limit_s, stdout, stderr, env=None, sampler=None):
+    """Runs a load generator in a session of its own on the load CPUs, registered for Ctrl-C, stopped by PID
+    after limit_s at the latest; returns its exit code (None if it had to be stopped)."""
+    p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
+                         start_new_session=True, preexec_fn=affinity_fn(args.load_cpus))
+    RUNNING[p.pid] = name
+    try:
+        if sampler:
+            sampler(p)
+        p.wait(timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        log(f"{name} (PID {p.pid}) overran {limit_s} s; stopping it")
+    finally:
+        if p.poll() is None:
+            stop_pid(p.pid, name, timeout=10)
+        RUNNING.pop(p.pid, None)
+    return p.returncode
+
+
 def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
     threads = max(2, min(args.wrk_threads, conns))
     cmd = [args.wrk, "-t", str(threads), "-c", str(conns), "-d", f"{duration}s", "--timeout", f"{timeout_s}s",
@@ -431,19 +450,7 @@ def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
     if os.path.exists(out_json):
         os.remove(out_json)
     with open(out_json.replace(".json", ".txt"), "w") as txt:
-        p = subprocess.Popen(cmd, env=env, stdout=txt, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                             start_new_session=True, preexec_fn=affinity_fn(args.load_cpus))
-        RUNNING[p.pid] = "wrk"
-        try:
-            if sampler:
-                sampler(p)
-            p.wait(timeout=duration + 90)
-        except subprocess.TimeoutExpired:
-            log(f"wrk (PID {p.pid}) overran {duration + 90} s; stopping it")
-        finally:
-            if p.poll() is None:
-                stop_pid(p.pid, "wrk", timeout=10)
-            RUNNING.pop(p.pid, None)
+        run_load(args, "wrk", cmd, duration + 90, txt, subprocess.STDOUT, env, sampler)
     try:
         with open(out_json) as f:
             return json.load(f)
@@ -452,21 +459,11 @@ def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
 
 
 def run_oha(args, cmd, duration, out_json):
-    """One oha run with the same process control as wrk (a hard limit, stopped by PID on Ctrl-C)."""
+    """One oha run (its JSON summary on stdout), with the same process control as wrk."""
     with open(out_json, "w") as out, open(out_json.replace(".json", ".err"), "w") as err:
-        p = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True,
-                             preexec_fn=affinity_fn(args.load_cpus))
-        RUNNING[p.pid] = "oha"
-        try:
-            p.wait(timeout=duration + 120)
-        except subprocess.TimeoutExpired:
-            log(f"oha (PID {p.pid}) overran {duration + 120} s; stopping it")
-        finally:
-            if p.poll() is None:
-                stop_pid(p.pid, "oha", timeout=10)
-            RUNNING.pop(p.pid, None)
-    if p.returncode != 0:
-        raise BenchError(f"oha exited {p.returncode}; see {out_json.replace('.json', '.err')}")
+        code = run_load(args, "oha", cmd, duration + 120, out, err)
+    if code != 0:
+        raise BenchError(f"oha exited {code}; see {out_json.replace('.json', '.err')}")
     return openload.summary(out_json)
 
 

@@ -1,6 +1,7 @@
 package io.github.slingvt.demoapp.internal;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 import javax.inject.Inject;
@@ -25,7 +26,6 @@ import io.github.slingvt.demoapp.DemoPage;
 public final class DemoPageModel implements DemoPage {
 
     static final String ITEMS = "items";
-    static final String ITEM_PREFIX = "item-";
     static final String PN_TITLE = "jcr:title";
 
     private final String title;
@@ -50,8 +50,8 @@ public final class DemoPageModel implements DemoPage {
     }
 
     /**
-     * Reads {@code count} items, going round the page's items as often as needed; each read looks the node up
-     * by path and reads its title. Lists the first {@link DemoPage#MAX_LISTED} titles.
+     * Reads {@code count} items, going round the page's items (in their order) as often as needed; each read is
+     * one child node and its title. Lists the first {@link DemoPage#MAX_LISTED} titles.
      */
     static List<String> readItems(ResourceResolver resolver, String itemsPath, int count) {
         List<String> listed = new ArrayList<>();
@@ -59,31 +59,25 @@ public final class DemoPageModel implements DemoPage {
             return listed;
         }
         Resource itemsRoot = resolver.getResource(itemsPath);
-        int available = itemsRoot == null ? 0 : countChildren(itemsRoot);
-        if (available == 0) {
+        Iterator<Resource> items = itemsRoot == null ? null : itemsRoot.listChildren();
+        if (items == null || !items.hasNext()) {
             throw new IllegalStateException(itemsPath + " has no items to read (is the demo application's initial "
                     + "content loaded, and readable by this user?)");
         }
         for (int i = 0; i < count; i++) {
-            Resource item = resolver.getResource(itemsPath + "/" + ITEM_PREFIX + (i % available));
-            String itemTitle = item == null ? null : item.getValueMap().get(PN_TITLE, String.class);
+            if (!items.hasNext()) {
+                items = itemsRoot.listChildren();
+            }
+            Resource item = items.next();
+            String itemTitle = item.getValueMap().get(PN_TITLE, String.class);
             if (itemTitle == null) {
-                throw new IllegalStateException(itemsPath + "/" + ITEM_PREFIX + (i % available)
-                        + " is missing or has no " + PN_TITLE);
+                throw new IllegalStateException(item.getPath() + " has no " + PN_TITLE);
             }
             if (listed.size() < MAX_LISTED) {
                 listed.add(itemTitle);
             }
         }
         return listed;
-    }
-
-    private static int countChildren(Resource resource) {
-        int n = 0;
-        for (Resource ignored : resource.getChildren()) {
-            n++;
-        }
-        return n;
     }
 
     /** The downstream call: a blocking wait, as on a socket. An interrupt ends it early and stays set. */

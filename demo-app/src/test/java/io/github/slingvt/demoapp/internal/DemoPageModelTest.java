@@ -70,7 +70,7 @@ class DemoPageModelTest {
                 .hasMessageContaining("/content/none/items has no items");
         context.create().resource("/content/broken/items/item-0");
         assertThatThrownBy(() -> DemoPageModel.readItems(context.resourceResolver(), "/content/broken/items", 1))
-                .hasMessageContaining("item-0 is missing or has no jcr:title");
+                .hasMessageContaining("/content/broken/items/item-0 has no jcr:title");
     }
 
     @Test

@@ -35,7 +35,7 @@ class PinningHealthE2EIT {
     private static final int REQUESTS = 200;
     private static final int CLIENTS = 20;
     /** JFR streams hand events over about once a second; wait longer before reading the count. */
-    private static final long JFR_FLUSH_MILLIS = 3000;
+    static final long JFR_FLUSH_MILLIS = 3000;
 
     private final SlingInstance sling;
 

@@ -6,10 +6,11 @@
  * inside {@link io.github.slingvt.config.ConfigGuard#read}: every value of the wrong type, out of range or not
  * one of the options is refused with an ERROR that names the PID, the property, the value and what is allowed,
  * and the last accepted settings (the defaults at start) stay in force. The guard keeps the refusals for the
- * health check, the console page and the status JSON.
+ * health check, the console page and the status JSON. {@link io.github.slingvt.config.ConfigUpdates} changes one
+ * property of a bundle's own configuration and keeps the others.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package io.github.slingvt.config;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolMode;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
@@ -60,8 +61,8 @@ final class KernelExecutor implements PoolExecutor {
     }
 
     @Override
-    public PoolMode mode() {
-        return PoolMode.KERNEL;
+    public ThreadPoolMode mode() {
+        return ThreadPoolMode.KERNEL;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolMode;
+import io.github.slingvt.threads.api.ThreadPoolSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,7 +37,7 @@ final class ManagedThreadPool implements ThreadPool {
     private volatile boolean closed;
 
     /** @param label the label of an anonymous pool (ThreadPoolManager.create), null for a named pool */
-    ManagedThreadPool(String name, String label, PoolMode mode, ThreadPoolConfig configured) {
+    ManagedThreadPool(String name, String label, ThreadPoolMode mode, ThreadPoolConfig configured) {
         this.name = name;
         this.label = label;
         this.configured = new ModifiableThreadPoolConfig(configured);
@@ -45,9 +47,9 @@ final class ManagedThreadPool implements ThreadPool {
                 current.configuration().getBlockPolicy());
     }
 
-    private PoolExecutor newExecutor(PoolMode mode, ThreadPoolConfig config) {
+    private PoolExecutor newExecutor(ThreadPoolMode mode, ThreadPoolConfig config) {
         ThreadPoolConfig effective = PoolConfigs.effective(name, config);
-        return mode == PoolMode.VIRTUAL
+        return mode == ThreadPoolMode.VIRTUAL
                 ? new VirtualExecutor(name, effective, counters, retiring::remove)
                 : new KernelExecutor(name, effective, counters, retiring::remove);
     }
@@ -116,7 +118,7 @@ final class ManagedThreadPool implements ThreadPool {
      *
      * @return true if the executor was replaced
      */
-    boolean reconfigure(PoolMode mode, ThreadPoolConfig newConfig) {
+    boolean reconfigure(ThreadPoolMode mode, ThreadPoolConfig newConfig) {
         synchronized (switchLock) {
             PoolExecutor old = current;
             if (closed || (old.mode() == mode && PoolConfigs.sameSettings(configured, newConfig))) {
@@ -176,7 +178,7 @@ final class ManagedThreadPool implements ThreadPool {
         return closed;
     }
 
-    PoolStatus status() {
+    ThreadPoolSnapshot status() {
         PoolExecutor executor = current;
         int running = executor.running();
         int queued = executor.queued();
@@ -184,7 +186,7 @@ final class ManagedThreadPool implements ThreadPool {
             running += old.running();
             queued += old.queued();
         }
-        return new PoolStatus(name, executor.mode(), running, queued, counters.completedCount(),
+        return new ThreadPoolSnapshot(name, executor.mode(), running, queued, counters.completedCount(),
                 counters.rejectedCount(), executor.configuration().getMaxPoolSize(), retiring.size());
     }
 }

@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolMode;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -8,7 +9,7 @@ import org.apache.sling.commons.threads.ThreadPoolConfig;
 /** One generation of the executor behind a {@link ManagedThreadPool}: either virtual or kernel. */
 interface PoolExecutor {
 
-    PoolMode mode();
+    ThreadPoolMode mode();
 
     /** The settings in force, after the same corrections Sling applies (e.g. maxPoolSize below 0 = unlimited). */
     ThreadPoolConfig configuration();

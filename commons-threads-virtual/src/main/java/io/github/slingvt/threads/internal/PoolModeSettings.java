@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolMode;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,7 @@ import io.github.slingvt.config.ConfigReader;
  * A validated, immutable view of {@link VirtualThreadPoolsConfig}. Validation happens here, as a whole, so that a bad
  * configuration can be refused without touching the settings in force.
  */
-record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides, Set<String> kernelUnlessNamed) {
+record PoolModeSettings(ThreadPoolMode defaultMode, Map<String, ThreadPoolMode> overrides, Set<String> kernelUnlessNamed) {
 
     /**
      * Pools whose work blocks inside {@code synchronized}, which pins the carrier before JDK 24 (JEP 491). Measured on
@@ -22,7 +23,7 @@ record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides, S
     static final Set<String> PINNING_BEFORE_JDK_24 = Set.of("oak");
     static final int JEP_491_JDK = 24;
 
-    static final PoolModeSettings DEFAULTS = new PoolModeSettings(PoolMode.VIRTUAL, Map.of(),
+    static final PoolModeSettings DEFAULTS = new PoolModeSettings(ThreadPoolMode.VIRTUAL, Map.of(),
             kernelUnlessNamed(Runtime.version().feature()));
 
     PoolModeSettings {
@@ -44,8 +45,8 @@ record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides, S
     }
 
     static PoolModeSettings read(ConfigReader r, int jdkFeature) {
-        PoolMode defaultMode = PoolMode.parse(r.option("defaultMode", "virtual", "virtual", "kernel"), "defaultMode");
-        Map<String, PoolMode> overrides = new LinkedHashMap<>();
+        ThreadPoolMode defaultMode = ThreadPoolMode.parse(r.option("defaultMode", "virtual", "virtual", "kernel"), "defaultMode");
+        Map<String, ThreadPoolMode> overrides = new LinkedHashMap<>();
         for (String entry : r.texts("poolModes", List.of())) {
             // The web console submits an empty field for an empty list row; that is not an error.
             if (entry.isBlank()) {
@@ -58,7 +59,7 @@ record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides, S
             if (name.isEmpty() || !(mode.equalsIgnoreCase("virtual") || mode.equalsIgnoreCase("kernel"))) {
                 r.refuse("poolModes", "entries of the form name=virtual or name=kernel (entry '" + entry
                         + "' is not)");
-            } else if (overrides.put(name, PoolMode.parse(mode, "poolModes")) != null) {
+            } else if (overrides.put(name, ThreadPoolMode.parse(mode, "poolModes")) != null) {
                 r.refuse("poolModes", "each pool name once (pool '" + name + "' appears more than once)");
             }
         }
@@ -66,13 +67,13 @@ record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides, S
     }
 
     /** @param label the label of an anonymous pool, or {@code null} for a named pool */
-    PoolMode modeFor(String poolName, String label) {
-        PoolMode mode = overrides.get(poolName);
+    ThreadPoolMode modeFor(String poolName, String label) {
+        ThreadPoolMode mode = overrides.get(poolName);
         if (mode == null && label != null) {
             mode = overrides.get(label);
         }
         if (mode == null && kernelUnlessNamed.contains(poolName)) {
-            return PoolMode.KERNEL;
+            return ThreadPoolMode.KERNEL;
         }
         return mode == null ? defaultMode : mode;
     }
@@ -81,7 +82,7 @@ record PoolModeSettings(PoolMode defaultMode, Map<String, PoolMode> overrides, S
     public String toString() {
         StringBuilder sb = new StringBuilder("defaultMode=").append(defaultMode.label()).append(", poolModes=[");
         String sep = "";
-        for (Map.Entry<String, PoolMode> e : overrides.entrySet()) {
+        for (Map.Entry<String, ThreadPoolMode> e : overrides.entrySet()) {
             sb.append(sep).append(e.getKey()).append('=').append(e.getValue().label());
             sep = ", ";
         }

@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPools;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import org.osgi.service.metatype.annotations.Option;
@@ -16,7 +17,7 @@ import org.osgi.service.metatype.annotations.Option;
                 + "platform threads is decided by " + VirtualThreadPoolsConfig.PID + ".")
 public @interface ThreadPoolFactoryConfig {
 
-    String FACTORY_PID = "org.apache.sling.commons.threads.impl.DefaultThreadPool.factory";
+    String FACTORY_PID = ThreadPools.FACTORY_PID;
 
     @AttributeDefinition(name = "Name", description = "The unique name of this thread pool, as passed to "
             + "ThreadPoolManager.get(name).")

@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolMode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,8 +73,8 @@ final class VirtualExecutor implements PoolExecutor {
     }
 
     @Override
-    public PoolMode mode() {
-        return PoolMode.VIRTUAL;
+    public ThreadPoolMode mode() {
+        return ThreadPoolMode.VIRTUAL;
     }
 
     @Override

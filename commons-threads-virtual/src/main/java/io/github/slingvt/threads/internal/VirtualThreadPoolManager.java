@@ -1,5 +1,9 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ConfiguredPool;
+import io.github.slingvt.threads.api.ThreadPools;
+import io.github.slingvt.threads.api.ThreadPoolMode;
+import io.github.slingvt.threads.api.ThreadPoolSnapshot;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -31,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * bundle can reach it; other bundles cannot see that class.
  */
 @Component(
-        service = {ThreadPoolManager.class, VirtualThreadPoolManager.class},
+        service = {ThreadPoolManager.class, ThreadPools.class, VirtualThreadPoolManager.class},
         configurationPid = VirtualThreadPoolsConfig.PID,
         // Immediate, like Sling's activator-registered manager: pools must not vanish when no consumer holds the
         // service for a moment, and configuration errors should be logged at startup.
@@ -41,7 +45,7 @@ import org.slf4j.LoggerFactory;
             Constants.SERVICE_VENDOR + "=Sling VT"
         })
 @Designate(ocd = VirtualThreadPoolsConfig.class)
-public final class VirtualThreadPoolManager implements ThreadPoolManager {
+public final class VirtualThreadPoolManager implements ThreadPoolManager, ThreadPools {
 
     private static final Logger LOG = LoggerFactory.getLogger(VirtualThreadPoolManager.class);
 
@@ -108,7 +112,7 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager {
             PoolEntry entry = pools.get(poolName);
             if (entry == null) {
                 ThreadPoolConfig config = configFor(poolName);
-                PoolMode mode = settings.get().modeFor(poolName, null);
+                ThreadPoolMode mode = settings.get().modeFor(poolName, null);
                 entry = new PoolEntry(new ManagedThreadPool(poolName, null, mode, config), true);
                 pools.put(poolName, entry);
             }
@@ -131,7 +135,7 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager {
         String poolName = "ThreadPool-" + UUID.randomUUID() + (poolLabel == null ? "" : " (" + poolLabel + ")");
         synchronized (lock) {
             requireActive();
-            PoolMode mode = settings.get().modeFor(poolName, poolLabel);
+            ThreadPoolMode mode = settings.get().modeFor(poolName, poolLabel);
             PoolEntry entry = new PoolEntry(new ManagedThreadPool(poolName, poolLabel, mode, config), false);
             entry.usage++;
             pools.put(poolName, entry);
@@ -186,23 +190,33 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager {
         }
     }
 
-    PoolModeSettings settings() {
+    PoolModeSettings modeSettings() {
         return settings.get();
     }
 
-    List<PoolStatus> statuses() {
+    @Override
+    public String settings() {
+        return settings.get().toString();
+    }
+
+    @Override
+    public List<ThreadPoolSnapshot> pools() {
         List<ManagedThreadPool> snapshot;
         synchronized (lock) {
             snapshot = pools.values().stream().map(e -> e.pool).toList();
         }
-        return snapshot.stream().map(ManagedThreadPool::status).sorted(Comparator.comparing(PoolStatus::name))
+        return snapshot.stream().map(ManagedThreadPool::status).sorted(Comparator.comparing(ThreadPoolSnapshot::name))
                 .toList();
     }
 
-    List<PoolDefinition> definitions() {
+    @Override
+    public List<ConfiguredPool> configuredPools() {
+        List<PoolDefinition> snapshot;
         synchronized (lock) {
-            return List.copyOf(definitions.values());
+            snapshot = List.copyOf(definitions.values());
         }
+        return snapshot.stream().map(d -> new ConfiguredPool(d.name(), d.pid(), d.config().getMaxPoolSize(),
+                d.config().getQueueSize(), String.valueOf(d.config().getBlockPolicy()))).toList();
     }
 
     /** Must hold lock. A named pool in use follows its definition, or Sling's defaults once it has none. */
@@ -224,7 +238,7 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager {
         return found != null ? found : new ModifiableThreadPoolConfig();
     }
 
-    private PoolMode modeOf(ManagedThreadPool pool) {
+    private ThreadPoolMode modeOf(ManagedThreadPool pool) {
         return settings.get().modeFor(pool.getName(), pool.label());
     }
 

@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPools;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import org.osgi.service.metatype.annotations.Option;
@@ -13,7 +14,7 @@ import org.osgi.service.metatype.annotations.Option;
                 + "(factory PID org.apache.sling.commons.threads.impl.DefaultThreadPool.factory).")
 public @interface VirtualThreadPoolsConfig {
 
-    String PID = "io.github.slingvt.threads.VirtualThreadPools";
+    String PID = ThreadPools.CONFIGURATION_PID;
 
     @AttributeDefinition(
             name = "Default mode",

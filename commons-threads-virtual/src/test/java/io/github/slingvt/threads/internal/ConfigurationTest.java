@@ -6,8 +6,8 @@ import static io.github.slingvt.threads.internal.Fixture.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.util.Dictionary;
+import java.util.Hashtable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -17,13 +17,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.apache.felix.inventory.Format;
-import org.apache.felix.inventory.InventoryPrinter;
 import org.apache.sling.commons.threads.ModifiableThreadPoolConfig;
 import org.apache.sling.commons.threads.ThreadPool;
 import org.apache.sling.commons.threads.ThreadPoolConfig.ThreadPoolPolicy;
 import org.apache.sling.commons.threads.ThreadPoolManager;
 import io.github.slingvt.config.ConfigProblem;
+import io.github.slingvt.threads.api.ThreadPoolMode;
+import io.github.slingvt.threads.api.ThreadPoolSnapshot;
+import io.github.slingvt.threads.api.ThreadPools;
+import io.github.slingvt.threads.api.ThreadPoolsModeSwitch;
+import org.osgi.service.cm.ConfigurationAdmin;
 import org.apache.sling.testing.mock.osgi.junit5.OsgiContext;
 import org.apache.sling.testing.mock.osgi.junit5.OsgiContextExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,14 +69,14 @@ class ConfigurationTest {
     void invalidSettingsAreRefusedAndThePreviousOnesStayInForce() throws Exception {
         VirtualThreadPoolManager manager = fixture.manager("virtual", "oak=kernel");
         ThreadPool pool = manager.get("default");
-        PoolModeSettings before = manager.settings();
+        PoolModeSettings before = manager.modeSettings();
 
         fixture.reconfigure(manager, "turbo");
         fixture.reconfigure(manager, "kernel", "oak");
         fixture.reconfigure(manager, "kernel", "oak=kernel", "oak=virtual");
         fixture.reconfigure(manager, "kernel", "=virtual");
 
-        assertThat(manager.settings()).isEqualTo(before);
+        assertThat(manager.modeSettings()).isEqualTo(before);
         assertThat(runsVirtual(pool)).isTrue();
         assertThat(runsVirtual(manager.get("oak"))).isFalse();
     }
@@ -109,7 +112,7 @@ class ConfigurationTest {
     @Test
     void invalidStartConfigurationFallsBackToDefaults() throws Exception {
         VirtualThreadPoolManager manager = fixture.manager("turbo");
-        assertThat(manager.settings()).isEqualTo(PoolModeSettings.DEFAULTS);
+        assertThat(manager.modeSettings()).isEqualTo(PoolModeSettings.DEFAULTS);
         assertThat(runsVirtual(manager.get("default"))).isTrue();
     }
 
@@ -135,7 +138,7 @@ class ConfigurationTest {
         fixture.reconfigure(manager, "virtual");
         assertThat(manager.get("switchy")).isSameAs(pool);
         assertThat(runsVirtual(pool)).as("new task while the kernel executor drains").isTrue();
-        assertThat(status(manager, "switchy").mode()).isEqualTo(PoolMode.VIRTUAL);
+        assertThat(status(manager, "switchy").mode()).isEqualTo(ThreadPoolMode.VIRTUAL);
         assertThat(status(manager, "switchy").draining()).isEqualTo(1);
 
         release.countDown();
@@ -216,25 +219,40 @@ class ConfigurationTest {
     }
 
     @Test
-    void statusPrinterWritesOneJsonObjectPerPool() throws Exception {
+    void threadPoolsServiceShowsPoolsInUseAndConfiguredPools() throws Exception {
         VirtualThreadPoolManager manager = fixture.manager("virtual", "k=kernel");
-        context.registerInjectActivateService(ThreadPoolsStatusPrinter.class);
         ThreadPool pool = manager.get("p");
         pool.submit(() -> { }).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         manager.get("k");
+        fixture.define("k", "maxPoolSize", 3);
         Fixture.awaitCondition("task counted", () -> status(manager, "p").completed() == 1);
 
-        InventoryPrinter printer = context.getService(InventoryPrinter.class);
-        assertThat(context.bundleContext().getServiceReference(InventoryPrinter.class).getProperty(InventoryPrinter.NAME))
-                .isEqualTo("slingvt-threadpools");
-        StringWriter json = new StringWriter();
-        printer.print(new PrintWriter(json), Format.JSON, false);
-        assertThat(json.toString()).isEqualTo("{"
-                + "\"k\":{\"mode\":\"kernel\",\"running\":0,\"queued\":0,\"completed\":0,\"rejected\":0,\"maxPoolSize\":5},"
-                + "\"p\":{\"mode\":\"virtual\",\"running\":0,\"queued\":0,\"completed\":1,\"rejected\":0,\"maxPoolSize\":5}}");
-        StringWriter text = new StringWriter();
-        printer.print(new PrintWriter(text), Format.TEXT, false);
-        assertThat(text.toString()).contains("defaultMode=virtual, poolModes=[k=kernel]").contains("mode: kernel");
+        ThreadPools pools = context.getService(ThreadPools.class);
+        assertThat(pools).as("registered under the API interface").isNotNull();
+        assertThat(pools.settings()).isEqualTo("defaultMode=virtual, poolModes=[k=kernel]");
+        assertThat(pools.pools()).containsExactly(
+                new ThreadPoolSnapshot("k", ThreadPoolMode.KERNEL, 0, 0, 0, 0, 3, 0),
+                new ThreadPoolSnapshot("p", ThreadPoolMode.VIRTUAL, 0, 0, 1, 0, 5, 0));
+        assertThat(pools.configuredPools()).singleElement().satisfies(c -> {
+            assertThat(c.name()).isEqualTo("k");
+            assertThat(c.maxPoolSize()).isEqualTo(3);
+            assertThat(c.blockPolicy()).isEqualTo("RUN");
+        });
+    }
+
+    @Test
+    void modeSwitchStoresDefaultModeInThisBundlesConfigurationAndKeepsPoolModes() throws Exception {
+        ConfigurationAdmin admin = context.getService(ConfigurationAdmin.class);
+        Hashtable<String, Object> existing = new Hashtable<>();
+        existing.put("poolModes", new String[] {"oak=virtual"});
+        admin.getConfiguration(VirtualThreadPoolsConfig.PID, null).update(existing);
+        ThreadPoolsModeSwitch modeSwitch = context.registerInjectActivateService(PoolsModeSwitcher.class);
+
+        modeSwitch.switchDefaultMode(ThreadPoolMode.KERNEL);
+
+        Dictionary<String, Object> stored = admin.getConfiguration(VirtualThreadPoolsConfig.PID, null).getProperties();
+        assertThat(stored.get("defaultMode")).isEqualTo("kernel");
+        assertThat((String[]) stored.get("poolModes")).containsExactly("oak=virtual");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashMap;
@@ -89,7 +90,7 @@ final class Fixture {
         }
     }
 
-    static PoolStatus status(VirtualThreadPoolManager manager, String poolName) {
-        return manager.statuses().stream().filter(s -> s.name().equals(poolName)).findFirst().orElseThrow();
+    static ThreadPoolSnapshot status(VirtualThreadPoolManager manager, String poolName) {
+        return manager.pools().stream().filter(s -> s.name().equals(poolName)).findFirst().orElseThrow();
     }
 }

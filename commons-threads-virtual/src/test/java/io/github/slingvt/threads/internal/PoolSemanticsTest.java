@@ -1,5 +1,6 @@
 package io.github.slingvt.threads.internal;
 
+import io.github.slingvt.threads.api.ThreadPoolSnapshot;
 import static io.github.slingvt.threads.internal.Fixture.TIMEOUT_SECONDS;
 import static io.github.slingvt.threads.internal.Fixture.await;
 import static io.github.slingvt.threads.internal.Fixture.status;
@@ -77,7 +78,7 @@ class PoolSemanticsTest {
             });
         }
         await(firstWave);
-        PoolStatus blocked = status(manager, "capped");
+        ThreadPoolSnapshot blocked = status(manager, "capped");
         assertThat(blocked.running()).isEqualTo(50);
         assertThat(blocked.queued()).isEqualTo(tasks - 50);
         assertThat(current.get()).isEqualTo(50);

@@ -1,5 +1,6 @@
 package io.github.slingvt.http.internal;
 
+import io.github.slingvt.http.api.ThreadingMode;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -2,37 +2,45 @@ package io.github.slingvt.http.internal;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Dictionary;
-import java.util.Hashtable;
 
-import org.osgi.service.cm.Configuration;
+import io.github.slingvt.config.ConfigUpdates;
+import io.github.slingvt.http.api.HttpModeSwitch;
+import io.github.slingvt.http.api.HttpThreads;
+import io.github.slingvt.http.api.ThreadingMode;
+
 import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Switches the mode through Configuration Admin, keeping every other property of the configuration (the web
- * console's configuration form would reset unlisted properties to their defaults), then waits until it applies.
+ * The live switch: stores {@code mode} in this bundle's own configuration (every other property kept), then waits
+ * until {@link VirtualThreadsConnectorFactory} has applied it. Going through Configuration Admin rather than
+ * setting the state directly keeps one source of truth: the switch survives a restart and the configuration
+ * manager shows what is in force.
  */
-final class ModeSwitcher {
+@Component(service = HttpModeSwitch.class)
+public final class ModeSwitcher implements HttpModeSwitch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ModeSwitcher.class);
 
     private final ConfigurationAdmin configurationAdmin;
-    private final ThreadingState state;
+    private final HttpThreads threads;
 
-    ModeSwitcher(ConfigurationAdmin configurationAdmin, ThreadingState state) {
+    @Activate
+    public ModeSwitcher(@Reference ConfigurationAdmin configurationAdmin, @Reference HttpThreads threads) {
         this.configurationAdmin = configurationAdmin;
-        this.state = state;
+        this.threads = threads;
     }
 
-    /** @return whether the mode is in force within {@code wait}. */
-    boolean switchTo(ThreadingMode mode, Duration wait) throws IOException, InterruptedException {
-        Configuration configuration = configurationAdmin.getConfiguration(VirtualThreadsConfig.PID, null);
-        Dictionary<String, Object> properties = configuration.getProperties();
-        if (properties == null) {
-            properties = new Hashtable<>();
-        }
-        properties.put("mode", mode.label());
-        configuration.update(properties);
+    @Override
+    public boolean switchTo(ThreadingMode mode, Duration wait) throws IOException, InterruptedException {
+        ConfigUpdates.setProperty(configurationAdmin, VirtualThreadsConfig.PID, "mode", mode.label());
+        LOG.info("HTTP request threads: mode={} requested through {}", mode.label(), HttpModeSwitch.class.getName());
         long deadline = System.nanoTime() + wait.toNanos();
-        while (state.settings().mode() != mode) {
+        while (threads.snapshot().mode() != mode) {
             if (System.nanoTime() > deadline) {
                 return false;
             }

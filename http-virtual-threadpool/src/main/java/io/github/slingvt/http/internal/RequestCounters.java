@@ -3,8 +3,11 @@ package io.github.slingvt.http.internal;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.github.slingvt.http.api.HttpThreadsSnapshot;
+import io.github.slingvt.http.api.ThreadingMode;
+
 /** Request accounting. Invariant once idle: admitted + rejected = requests seen, completed = admitted. */
-public final class RequestCounters {
+final class RequestCounters {
 
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong peakInFlight = new AtomicLong();
@@ -31,30 +34,10 @@ public final class RequestCounters {
         rejected.increment();
     }
 
-    /** {@code pinnedEvents} comes from the pinning detector, which counts for the whole JVM, not per request. */
-    public Snapshot snapshot(ThreadingMode mode, int queued, long pinnedEvents) {
-        return new Snapshot(mode.label(), inFlight.get(), peakInFlight.get(), admitted.sum(), rejected.sum(),
-                completed.sum(), virtualDispatched.sum(), queued, pinnedEvents);
-    }
-
-    /** Counter values at one moment; {@code mode} is the mode in force when they were read. */
-    public record Snapshot(String mode, long inFlight, long peakInFlight, long admitted, long rejected,
-            long completed, long virtualThreadsStarted, int queued, long pinnedEvents) {
-
-        public String toJson() {
-            return members() + "}";
-        }
-
-        /** The same object with one more member whose value is JSON already (the scheduler figures). */
-        public String toJson(String name, String jsonValue) {
-            return members() + "," + JsonText.quote(name) + ":" + jsonValue + "}";
-        }
-
-        private String members() {
-            return "{\"mode\":\"" + mode + "\",\"inFlight\":" + inFlight + ",\"peakInFlight\":" + peakInFlight
-                    + ",\"admitted\":" + admitted + ",\"rejected\":" + rejected + ",\"completed\":" + completed
-                    + ",\"virtualThreadsStarted\":" + virtualThreadsStarted + ",\"queued\":" + queued
-                    + ",\"pinnedEvents\":" + pinnedEvents;
-        }
+    HttpThreadsSnapshot snapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, int queued,
+            long refusedConfigurations, String lastConfigurationError) {
+        return new HttpThreadsSnapshot(mode, maxConcurrentRequests, kernelMaxThreads, inFlight.get(),
+                peakInFlight.get(), queued, admitted.sum(), rejected.sum(), completed.sum(), virtualDispatched.sum(),
+                refusedConfigurations, lastConfigurationError);
     }
 }

@@ -1,6 +1,7 @@
 package io.github.slingvt.http.internal;
 
 import io.github.slingvt.config.ConfigReader;
+import io.github.slingvt.http.api.ThreadingMode;
 
 /**
  * A validated, immutable view of {@link VirtualThreadsConfig}. Validation lives here so that a bad configuration

@@ -4,11 +4,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.slingvt.http.api.HttpThreadsSnapshot;
+
 /** What the request path reads on every request: the settings in force, the counters and the admission gate. */
 final class ThreadingState {
 
     private final RequestCounters counters = new RequestCounters();
-    private final PinningStats pinning = new PinningStats();
     private final AdmissionGate gate;
     private final AtomicLong refusedConfigurations = new AtomicLong();
     private final ThreadFactory virtualThreads = Thread.ofVirtual().name("slingvt-http-", 0).factory();
@@ -51,16 +52,14 @@ final class ThreadingState {
         return counters;
     }
 
-    /** Fed by {@link PinningDetector}; lives here so that every view of the counters sees the pinned count. */
-    PinningStats pinning() {
-        return pinning;
-    }
-
     AdmissionGate gate() {
         return gate;
     }
 
-    RequestCounters.Snapshot snapshot() {
-        return counters.snapshot(settings.mode(), gate.queued(), pinning.count());
+    /** What {@link io.github.slingvt.http.api.HttpThreads} answers: settings and counters read now. */
+    HttpThreadsSnapshot snapshot() {
+        ThreadingSettings now = settings;
+        return counters.snapshot(now.mode(), now.maxConcurrentRequests(), now.kernelMaxThreads(), gate.queued(),
+                refusedConfigurations.get(), lastConfigurationError);
     }
 }

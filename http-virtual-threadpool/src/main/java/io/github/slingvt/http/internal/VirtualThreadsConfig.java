@@ -1,5 +1,6 @@
 package io.github.slingvt.http.internal;
 
+import io.github.slingvt.http.api.HttpThreads;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import org.osgi.service.metatype.annotations.Option;
@@ -11,7 +12,7 @@ import org.osgi.service.metatype.annotations.Option;
                 + "Changes apply live: requests in flight finish on the thread they started on.")
 public @interface VirtualThreadsConfig {
 
-    String PID = "io.github.slingvt.http.VirtualThreads";
+    String PID = HttpThreads.CONFIGURATION_PID;
 
     @AttributeDefinition(
             name = "Mode",

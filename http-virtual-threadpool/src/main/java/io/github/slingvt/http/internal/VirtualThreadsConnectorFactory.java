@@ -9,6 +9,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import io.github.slingvt.config.ConfigGuard;
 import io.github.slingvt.config.ConfigProblem;
+import io.github.slingvt.http.api.HttpThreads;
+import io.github.slingvt.http.api.HttpThreadsSnapshot;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -27,18 +29,19 @@ import org.slf4j.LoggerFactory;
  * {@link Server}. We use that call to put a {@link DispatchHandler} around Felix's servlet context, so every
  * request of every Felix connector (the public port included) passes through it, without restarting Felix's
  * connectors. The connector we must return is a {@link HookConnector}: no port, no acceptor, it serves nothing.
+ * <p>
+ * Other bundles read the threading through {@link HttpThreads} (this component, under that interface only).
  */
-@Component(service = {ConnectorFactory.class, VirtualThreadsConnectorFactory.class}, configurationPid = VirtualThreadsConfig.PID,
+@Component(service = {ConnectorFactory.class, HttpThreads.class}, configurationPid = VirtualThreadsConfig.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = VirtualThreadsConfig.class)
-public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
+public final class VirtualThreadsConnectorFactory implements ConnectorFactory, HttpThreads {
 
     private static final Logger LOG = LoggerFactory.getLogger(VirtualThreadsConnectorFactory.class);
 
     private final ConfigGuard guard;
     private final ScheduledExecutorService timeouts;
     private final ThreadingState state;
-    private final HttpThreadsJmx jmx;
     /**
      * Guarded by itself. An entry lives from Felix's createConnector call until Felix stops our connector (the
      * {@link HookConnector} tells), so a server Felix dropped is not kept: its handlers reference it.
@@ -61,9 +64,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         timer.setRemoveOnCancelPolicy(true);
         this.timeouts = timer;
         this.state = new ThreadingState(timeouts);
-        this.jmx = new HttpThreadsJmx(state);
         apply(properties);
-        jmx.register();
     }
 
     @Modified
@@ -77,7 +78,6 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
             installed.forEach(ServerInstaller::uninstall);
             installed.clear();
         }
-        jmx.unregister();
         // Waiting requests still get their answer: admitted ones run, timed-out ones are rejected.
         timeouts.shutdown();
     }
@@ -116,15 +116,16 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory {
         }
     }
 
-    ThreadingState state() {
-        return state;
+    @Override
+    public HttpThreadsSnapshot snapshot() {
+        return state.snapshot();
     }
 
     private void apply(Map<String, Object> properties) {
         ThreadingSettings next = guard.read(VirtualThreadsConfig.PID, properties, ThreadingSettings::read);
         List<ConfigProblem> problems = guard.problems(VirtualThreadsConfig.PID);
         if (!problems.isEmpty()) {
-            // The guard logged the ERROR; JMX and the console show the reason too.
+            // The guard logged the ERROR; the snapshot carries the reason to JMX and the console.
             state.refused(problems.stream().map(ConfigProblem::message).collect(Collectors.joining("; ")));
         }
         ThreadingSettings previous = state.settings();

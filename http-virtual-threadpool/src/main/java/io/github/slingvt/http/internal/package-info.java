@@ -1,7 +1,9 @@
 /**
- * The HTTP bundle's implementation. Today one package of about 30 classes: the Jetty hook, dispatch and admission,
- * the settings, and the observability parts (JFR pinning detector, scheduler statistics, health check, console page,
- * status printer, JMX) that grew beside them and share their state package-privately. Issue #15 moves observability
- * into a bundle of its own behind small exported API packages and leaves hook, dispatch and admission here.
+ * The HTTP bundle's implementation: the Jetty hook ({@code VirtualThreadsConnectorFactory}, {@code ServerInstaller},
+ * {@code HookConnector}), dispatch and admission ({@code DispatchHandler}, {@code AdmissionGate},
+ * {@code RequestCounters}), the settings ({@code VirtualThreadsConfig}, {@code ThreadingSettings},
+ * {@code ThreadingState}) and the live switch ({@code ModeSwitcher}). What other bundles see is in
+ * {@code io.github.slingvt.http.api}; the console, status printer, JMX and health check live in the observability
+ * bundle.
  */
 package io.github.slingvt.http.internal;

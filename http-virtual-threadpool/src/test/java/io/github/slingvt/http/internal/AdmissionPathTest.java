@@ -1,5 +1,6 @@
 package io.github.slingvt.http.internal;
 
+import io.github.slingvt.http.api.ThreadingMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;

@@ -1,5 +1,7 @@
 package io.github.slingvt.http.internal;
 
+import io.github.slingvt.http.api.HttpThreadsSnapshot;
+import io.github.slingvt.http.api.ThreadingMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
@@ -78,7 +80,7 @@ class DispatchHandlerTest {
         assertThat(first.body()).contains("virtual=true").contains("thread=slingvt-http-");
         assertThat(second.body()).contains("virtual=true").isNotEqualTo(first.body());
         await(() -> state.snapshot().completed() == 2);
-        RequestCounters.Snapshot s = state.snapshot();
+        HttpThreadsSnapshot s = state.snapshot();
         assertThat(s.admitted()).isEqualTo(2);
         assertThat(s.inFlight()).isZero();
         assertThat(s.virtualThreadsStarted()).isEqualTo(2);

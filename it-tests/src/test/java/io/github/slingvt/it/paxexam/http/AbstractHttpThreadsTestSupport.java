@@ -5,7 +5,6 @@ import static org.junit.Assert.assertTrue;
 import static org.ops4j.pax.exam.CoreOptions.composite;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,8 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 
 import javax.inject.Inject;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
 import jakarta.servlet.Servlet;
 
@@ -27,10 +24,13 @@ import org.junit.After;
 import org.junit.Before;
 import org.ops4j.pax.exam.CoreOptions;
 import org.ops4j.pax.exam.Option;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 
+import io.github.slingvt.http.api.HttpThreads;
+import io.github.slingvt.http.api.HttpThreadsSnapshot;
 import io.github.slingvt.it.paxexam.AbstractPaxExamTestSupport;
 
 /**
@@ -41,7 +41,6 @@ public abstract class AbstractHttpThreadsTestSupport extends AbstractPaxExamTest
 
     static final String PID = "io.github.slingvt.http.VirtualThreads";
     static final String PROBE = "/vt-probe";
-    static final String MBEAN = "io.github.slingvt:type=HttpThreads";
 
     @Inject
     protected ConfigurationAdmin configurationAdmin;
@@ -58,7 +57,6 @@ public abstract class AbstractHttpThreadsTestSupport extends AbstractPaxExamTest
     @Override
     protected Option[] additionalOptions() {
         return new Option[] {
-            composite(bundle("org.apache.felix", "org.apache.felix.inventory", "felix.inventory")),
             CoreOptions.bundle(builtBundle("slingvt.bundle.config")),
             CoreOptions.bundle(builtBundle("slingvt.bundle.http"))
         };
@@ -101,25 +99,30 @@ public abstract class AbstractHttpThreadsTestSupport extends AbstractPaxExamTest
         config.update(dict);
         Object mode = properties.getOrDefault("mode", "virtual");
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!mode.equals(mbean("Mode"))) {
+        while (!mode.equals(threads().mode().label())) {
             assertTrue("mode " + mode + " not applied within 20 s", System.nanoTime() < deadline);
             Thread.sleep(20);
         }
     }
 
-    protected Object mbean(String attribute) throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName name = new ObjectName(MBEAN);
+    /**
+     * The HTTP bundle's own view ({@link HttpThreads}, its exported API): the tests read the bundle, not the
+     * observability bundle's JMX view of it, which they do not provision.
+     */
+    protected HttpThreadsSnapshot threads() throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!server.isRegistered(name)) {
-            assertTrue("MBean " + MBEAN + " not registered within 20 s", System.nanoTime() < deadline);
+        ServiceReference<HttpThreads> reference;
+        while ((reference = bundleContext.getServiceReference(HttpThreads.class)) == null) {
+            assertTrue("service " + HttpThreads.class.getName() + " not registered within 20 s",
+                    System.nanoTime() < deadline);
             Thread.sleep(20);
         }
-        return server.getAttribute(name, attribute);
-    }
-
-    protected long counter(String attribute) throws Exception {
-        return ((Number) mbean(attribute)).longValue();
+        HttpThreads service = bundleContext.getService(reference);
+        try {
+            return service.snapshot();
+        } finally {
+            bundleContext.ungetService(reference);
+        }
     }
 
     protected CompletableFuture<HttpResponse<String>> send(String query) {

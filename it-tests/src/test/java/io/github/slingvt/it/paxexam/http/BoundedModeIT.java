@@ -29,8 +29,8 @@ public class BoundedModeIT extends AbstractHttpThreadsTestSupport {
 
     @Test
     public void capHoldsAndTheRestIsAnsweredOrRejectedWithRetryAfter() throws Exception {
-        long admittedBefore = counter("Admitted");
-        long rejectedBefore = counter("Rejected");
+        long admittedBefore = threads().admitted();
+        long rejectedBefore = threads().rejected();
         probe.resetPeak();
         List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
         for (int i = 0; i < SENT; i++) {
@@ -54,13 +54,13 @@ public class BoundedModeIT extends AbstractHttpThreadsTestSupport {
         assertTrue("some requests were served: " + ok, ok >= CAP);
         assertTrue("requests beyond the cap waited past queueTimeout and were rejected: " + rejected, rejected > 0);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (counter("InFlight") != 0 && System.nanoTime() < deadline) {
+        while (threads().inFlight() != 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertEquals(0L, counter("InFlight"));
-        assertTrue("peak in flight " + counter("PeakInFlight"), counter("PeakInFlight") <= CAP);
-        assertEquals(ok, counter("Admitted") - admittedBefore);
-        assertEquals(rejected, counter("Rejected") - rejectedBefore);
-        assertEquals(counter("Admitted"), counter("Completed"));
+        assertEquals(0L, threads().inFlight());
+        assertTrue("peak in flight " + threads().peakInFlight(), threads().peakInFlight() <= CAP);
+        assertEquals(ok, threads().admitted() - admittedBefore);
+        assertEquals(rejected, threads().rejected() - rejectedBefore);
+        assertEquals(threads().admitted(), threads().completed());
     }
 }

@@ -24,28 +24,28 @@ public class InvalidConfigurationIT extends AbstractHttpThreadsTestSupport {
     @Test
     public void unknownModeIsRefusedAndVirtualModeStays() throws Exception {
         refuse(Map.of("mode", "kernl", "maxConcurrentRequests", 40), "'mode' = 'kernl'");
-        assertEquals("virtual", mbean("Mode"));
+        assertEquals("virtual", threads().mode().label());
         assertProbe(send("").get(30, TimeUnit.SECONDS), true);
     }
 
     @Test
     public void negativeCapIsRefusedAndTheOldCapStays() throws Exception {
         refuse(Map.of("mode", "kernel", "maxConcurrentRequests", -5), "'maxConcurrentRequests' = '-5'");
-        assertEquals(40, ((Number) mbean("MaxConcurrentRequests")).intValue());
-        assertEquals("virtual", mbean("Mode"));
+        assertEquals(40, threads().maxConcurrentRequests());
+        assertEquals("virtual", threads().mode().label());
         assertProbe(send("").get(30, TimeUnit.SECONDS), true);
     }
 
     private void refuse(Map<String, Object> bad, String expectedReason) throws Exception {
-        long refusedBefore = counter("RefusedConfigurations");
+        long refusedBefore = threads().refusedConfigurations();
         Dictionary<String, Object> dict = new Hashtable<>(bad);
         configurationAdmin.getConfiguration(PID, null).update(dict);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (counter("RefusedConfigurations") == refusedBefore) {
+        while (threads().refusedConfigurations() == refusedBefore) {
             assertTrue("configuration was not refused within 20 s", System.nanoTime() < deadline);
             Thread.sleep(20);
         }
-        String reason = (String) mbean("LastConfigurationError");
+        String reason = threads().lastConfigurationError();
         assertTrue(reason, reason.contains(expectedReason));
     }
 }

@@ -26,7 +26,7 @@ public class KernelModeIT extends AbstractHttpThreadsTestSupport {
         assertProbe(response, false);
         assertTrue(response.body(), response.body().contains("admittedMode=kernel"));
         assertTrue(response.body(), response.body().contains("thread=qtp"));
-        assertEquals("kernel", mbean("Mode"));
-        assertEquals(0L, counter("VirtualThreadsStarted"));
+        assertEquals("kernel", threads().mode().label());
+        assertEquals(0L, threads().virtualThreadsStarted());
     }
 }

@@ -25,7 +25,7 @@ public class VirtualModeIT extends AbstractHttpThreadsTestSupport {
         assertProbe(response, true);
         assertTrue(response.body(), response.body().contains("admittedMode=virtual"));
         assertTrue(response.body(), response.body().contains("thread=slingvt-http-"));
-        assertEquals("virtual", mbean("Mode"));
+        assertEquals("virtual", threads().mode().label());
     }
 
     @Test
@@ -47,7 +47,7 @@ public class VirtualModeIT extends AbstractHttpThreadsTestSupport {
         String byPrefix = Thread.getAllStackTraces().keySet().stream()
                 .collect(Collectors.groupingBy(t -> t.getName().replaceAll("[-_ #]?\\d+$", ""), Collectors.counting()))
                 .toString();
-        long inFlight = counter("InFlight");
+        long inFlight = threads().inFlight();
         probe.release();
         for (CompletableFuture<HttpResponse<String>> r : responses) {
             assertProbe(r.get(60, TimeUnit.SECONDS), true);

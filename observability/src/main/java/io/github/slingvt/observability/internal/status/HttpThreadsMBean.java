@@ -1,0 +1,37 @@
+package io.github.slingvt.observability.internal.status;
+
+/** JMX view of the HTTP request threading: {@code io.github.slingvt:type=HttpThreads}. */
+public interface HttpThreadsMBean {
+
+    String getMode();
+
+    long getInFlight();
+
+    long getPeakInFlight();
+
+    long getAdmitted();
+
+    long getRejected();
+
+    long getCompleted();
+
+    long getVirtualThreadsStarted();
+
+    int getQueued();
+
+    /** Virtual threads pinned to their carrier at least the detector's threshold, since start (JFR jdk.VirtualThreadPinned). */
+    long getPinnedEvents();
+
+    /** The most frequent pinned stacks, one entry each: count, longest pin and the frames, top first. */
+    String[] getTopPinnedStacks();
+
+    int getMaxConcurrentRequests();
+
+    int getKernelMaxThreads();
+
+    /** How many configurations were refused as invalid since start (the previous settings stayed in force). */
+    long getRefusedConfigurations();
+
+    /** Why the last refused configuration was refused; empty if none was. */
+    String getLastConfigurationError();
+}

@@ -24,13 +24,13 @@ import org.osgi.service.metatype.annotations.Designate;
 @Designate(ocd = ThreadPoolFactoryConfig.class, factory = true)
 public final class ThreadPoolDefinition {
 
-    private final VirtualThreadPoolManager manager;
+    private final PoolDefinitions manager;
     private final ConfigGuard guard;
     private final String pid;
 
     /** Raw properties through the guard, so that a value of the wrong type is refused, not a failed activation. */
     @Activate
-    public ThreadPoolDefinition(@Reference VirtualThreadPoolManager manager, @Reference ConfigGuard guard,
+    public ThreadPoolDefinition(@Reference PoolDefinitions manager, @Reference ConfigGuard guard,
             Map<String, Object> properties) {
         this.manager = manager;
         this.guard = guard;

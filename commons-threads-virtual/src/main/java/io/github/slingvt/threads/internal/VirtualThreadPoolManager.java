@@ -31,11 +31,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Sling's ThreadPoolManager contract (named pools shared and reference counted, anonymous pools from create(),
  * defaults for unknown names) with each pool running in virtual or kernel mode as {@link VirtualThreadPoolsConfig}
- * says. Also registered under its own class so that {@link ThreadPoolDefinition} and the status printer of this
- * bundle can reach it; other bundles cannot see that class.
+ * says. Registered as {@link ThreadPools} (read-only view, exported API) for the observability bundle and as
+ * {@link PoolDefinitions} (this bundle only) for the {@link ThreadPoolDefinition}s.
  */
 @Component(
-        service = {ThreadPoolManager.class, ThreadPools.class, VirtualThreadPoolManager.class},
+        service = {ThreadPoolManager.class, ThreadPools.class, PoolDefinitions.class},
         configurationPid = VirtualThreadPoolsConfig.PID,
         // Immediate, like Sling's activator-registered manager: pools must not vanish when no consumer holds the
         // service for a moment, and configuration errors should be logged at startup.
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
             Constants.SERVICE_VENDOR + "=Sling VT"
         })
 @Designate(ocd = VirtualThreadPoolsConfig.class)
-public final class VirtualThreadPoolManager implements ThreadPoolManager, ThreadPools {
+public final class VirtualThreadPoolManager implements ThreadPoolManager, ThreadPools, PoolDefinitions {
 
     private static final Logger LOG = LoggerFactory.getLogger(VirtualThreadPoolManager.class);
 
@@ -159,8 +159,8 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager, Thread
         managed.shutdown();
     }
 
-    /** Called by a {@link ThreadPoolDefinition} when its configuration arrives or changes. */
-    void define(Object owner, PoolDefinition definition) {
+    @Override
+    public void define(Object owner, PoolDefinition definition) {
         synchronized (lock) {
             PoolDefinition previous = definitions.remove(owner);
             definitions.put(owner, definition);
@@ -176,12 +176,8 @@ public final class VirtualThreadPoolManager implements ThreadPoolManager, Thread
         }
     }
 
-    /**
-     * Called by a {@link ThreadPoolDefinition} that goes away.
-     *
-     * @param revert true if a pool in use should fall back to another definition of its name or Sling's defaults
-     */
-    void undefine(Object owner, boolean revert) {
+    @Override
+    public void undefine(Object owner, boolean revert) {
         synchronized (lock) {
             PoolDefinition previous = definitions.remove(owner);
             if (previous != null && revert) {

@@ -7,8 +7,6 @@ import static org.ops4j.pax.exam.CoreOptions.frameworkStartLevel;
 import static org.ops4j.pax.exam.CoreOptions.junitBundles;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,26 +19,25 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import javax.inject.Inject;
 
-import org.apache.felix.inventory.Format;
-import org.apache.felix.inventory.InventoryPrinter;
 import org.ops4j.pax.exam.CoreOptions;
 import org.ops4j.pax.exam.Option;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.osgi.util.tracker.ServiceTracker;
 
 import io.github.slingvt.it.paxexam.AbstractPaxExamTestSupport;
+import io.github.slingvt.threads.api.ThreadPoolSnapshot;
+import io.github.slingvt.threads.api.ThreadPools;
 
 /**
  * The assembled Sling VT feature in pax-exam ({@link FeatureProvisioning}: Felix, Oak segment-tar, Sling, Scheduler,
  * Event, commons-threads-virtual as the ThreadPoolManager, Jetty on 127.0.0.1 and a free port), without the demo
- * bundle, plus helpers to switch a pool's mode through Config Admin and to read it back from the
- * {@code slingvt-threadpools} inventory printer. Subclasses record which thread their jobs ran on ({@link #record}).
+ * bundle, plus helpers to switch a pool's mode through Config Admin and to read it back from the pool bundle's
+ * {@link ThreadPools} service. Subclasses record which thread their jobs ran on ({@link #record}).
  */
 public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTestSupport {
 
@@ -144,7 +141,7 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
                 runs.get(40), runs.entrySet().stream().filter(e -> e.getKey() >= 10 && e.getKey() < 30)
                         .filter(e -> e.getValue().get(0).virtual()).count(),
                 runs.entrySet().stream().filter(e -> e.getKey() >= 10 && e.getKey() < 30)
-                        .filter(e -> !e.getValue().get(0).virtual()).count(), poolStatusJson());
+                        .filter(e -> !e.getValue().get(0).virtual()).count(), pools());
     }
 
     private void startJobs(int from, int to) throws Exception {
@@ -177,24 +174,27 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
         configuration.update(properties);
     }
 
-    /** The status JSON of all pools in use, from the {@code slingvt-threadpools} inventory printer. */
-    protected String poolStatusJson() throws Exception {
-        final InventoryPrinter printer = bundleContext.getServiceReferences(InventoryPrinter.class,
-                "(" + InventoryPrinter.NAME + "=slingvt-threadpools)").stream().findFirst()
-                .map(bundleContext::getService).orElseThrow(() -> new AssertionError("no slingvt-threadpools printer"));
-        final StringWriter out = new StringWriter();
-        printer.print(new PrintWriter(out), Format.JSON, false);
-        return out.toString();
+    /** The pools in use as the pool bundle's own API ({@link ThreadPools}) reports them. */
+    protected List<ThreadPoolSnapshot> pools() {
+        final ServiceReference<ThreadPools> reference = bundleContext.getServiceReference(ThreadPools.class);
+        if (reference == null) {
+            throw new AssertionError("no " + ThreadPools.class.getName() + " service");
+        }
+        try {
+            return bundleContext.getService(reference).pools();
+        } finally {
+            bundleContext.ungetService(reference);
+        }
     }
 
     /**
-     * The mode of the pool named {@code name}, or of the anonymous pool labelled {@code name} (status key
+     * The mode of the pool named {@code name}, or of the anonymous pool labelled {@code name} (pool name
      * {@code ThreadPool-<uuid> (<label>)}); null if no such pool is in use.
      */
-    protected String poolMode(String name) throws Exception {
-        final Matcher m = Pattern.compile("\"((?:ThreadPool-[^\"]* \\()?" + Pattern.quote(name)
-                + "\\)?)\":\\{\"mode\":\"(\\w+)\"").matcher(poolStatusJson());
-        return m.find() ? m.group(2) : null;
+    protected String poolMode(String name) {
+        return pools().stream()
+                .filter(p -> p.name().equals(name) || p.name().startsWith("ThreadPool-") && p.name().endsWith(" (" + name + ")"))
+                .map(p -> p.mode().label()).findFirst().orElse(null);
     }
 
     protected void awaitPoolMode(String name, String mode) throws Exception {

@@ -23,21 +23,22 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 import io.github.slingvt.jdbc.RoundTrips;
+import io.github.slingvt.observability.api.ConsoleSection;
 
 /**
  * What the repository under the workload is: the node store (segment-tar, or Oak's DocumentNodeStore and then
  * which database), this instance's Oak cluster id and the cluster ids holding a lease, the figures of the JDBC pool
  * that Oak's RDB store draws on (a Sling data source), and the database round trips counted so far. Printed as the
- * web console status {@code slingvt-repository} (JSON, text, and HTML, which the console page "Virtual Threads"
- * shows); {@code ./sling-vt status} shows it under {@code "repository"}.
+ * web console status {@code slingvt-repository} (JSON, text and HTML; {@code ./sling-vt status} shows it under
+ * {@code "repository"}) and as a section of the console page "Virtual Threads".
  */
-@Component(service = InventoryPrinter.class, property = {
+@Component(service = {InventoryPrinter.class, ConsoleSection.class}, property = {
         InventoryPrinter.NAME + "=slingvt-repository",
         InventoryPrinter.TITLE + "=Sling VT - Repository",
         InventoryPrinter.FORMAT + "=JSON",
         InventoryPrinter.FORMAT + "=TEXT",
         InventoryPrinter.FORMAT + "=HTML"})
-public final class RepositoryStatus implements InventoryPrinter {
+public final class RepositoryStatus implements InventoryPrinter, ConsoleSection {
 
     /** Oak's DocumentNodeStore publishes its cluster view under this repository descriptor (discovery-lite). */
     static final String CLUSTER_VIEW = "oak.discoverylite.clusterview";
@@ -75,6 +76,16 @@ public final class RepositoryStatus implements InventoryPrinter {
         } else {
             status.forEach((k, v) -> out.println(k + ": " + (v instanceof Map || v instanceof List ? Json.write(v) : v)));
         }
+    }
+
+    @Override
+    public String title() {
+        return "Repository and JDBC pool";
+    }
+
+    @Override
+    public void printHtml(PrintWriter out) {
+        printHtml(out, status());
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.github.slingvt.demo.internal;
 
+import static org.apache.commons.text.StringEscapeUtils.escapeHtml4;
+
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -114,12 +116,8 @@ public final class RepositoryStatus implements InventoryPrinter, ConsoleSection 
     }
 
     private static void row(PrintWriter out, String name, Object value) {
-        out.println("<tr><td>" + name + "</td><td>" + escape(String.valueOf(value)) + "</td></tr>");
-    }
-
-    private static String escape(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;")
-                .replace("\"", "&quot;");
+        // Text content only (no attribute values), so escapeHtml4's set (&, <, >, ") is enough.
+        out.println("<tr><td>" + name + "</td><td>" + escapeHtml4(String.valueOf(value)) + "</td></tr>");
     }
 
     Map<String, Object> status() {

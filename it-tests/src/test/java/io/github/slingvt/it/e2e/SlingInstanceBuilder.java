@@ -42,6 +42,8 @@ public final class SlingInstanceBuilder {
     /** {@code ./sling-vt run --feature lean}. */
     private static final String FEATURE_LEAN = "slingfeature-tmp/feature-sling-vt.json";
     private static final String FEATURE_POSTGRES = "slingfeature-tmp/feature-sling-vt-postgres.json";
+    /** The starter stack with Sling's own thread pools and none of Sling VT's bundles: an existing Sling. */
+    private static final String FEATURE_STOCK = "slingfeature-tmp/feature-sling-stock.json";
 
     private final String name;
     private final Map<String, String> frameworkProperties = new LinkedHashMap<>();
@@ -49,7 +51,7 @@ public final class SlingInstanceBuilder {
     private final List<String> jvmOptions = new ArrayList<>();
     private Path home;
     private String jdbcUrl;
-    private boolean lean;
+    private String featureFile = FEATURE_STARTER;
     private final Map<String, String> variables = new LinkedHashMap<>();
 
     SlingInstanceBuilder(String name) {
@@ -110,7 +112,13 @@ public final class SlingInstanceBuilder {
 
     /** Runs the lean feature ({@code ./sling-vt run --feature lean}) instead of the starter feature. */
     public SlingInstanceBuilder lean() {
-        this.lean = true;
+        this.featureFile = FEATURE_LEAN;
+        return this;
+    }
+
+    /** Runs a Sling without Sling VT (the starter stack, Sling's own thread pools) to install Sling VT into. */
+    public SlingInstanceBuilder stock() {
+        this.featureFile = FEATURE_STOCK;
         return this;
     }
 
@@ -126,7 +134,7 @@ public final class SlingInstanceBuilder {
                 .toAbsolutePath().normalize();
         final Path launcher = featureDir.resolve(LAUNCHER);
         // The PostgreSQL feature is lean (as ./sling-vt run --store postgres).
-        final Path feature = featureDir.resolve(jdbcUrl != null ? FEATURE_POSTGRES : lean ? FEATURE_LEAN : FEATURE_STARTER);
+        final Path feature = featureDir.resolve(jdbcUrl != null ? FEATURE_POSTGRES : featureFile);
         if (!Files.isExecutable(launcher) || !Files.isRegularFile(feature)) {
             throw new IllegalStateException("No assembled feature in " + featureDir + " (missing " + launcher + " or "
                     + feature + "): build feature-model first (./sling-vt build)");

@@ -1,0 +1,140 @@
+package io.github.slingvt.it.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's "Installing into an existing Sling", step by step on a running Sling without Sling VT (the starter
+ * stack with Sling's own {@code org.apache.sling.commons.threads}): install the four bundles through the web
+ * console, swap the thread pools live, configure and switch, then roll everything back. Each step is the curl
+ * command of the README sent as an HTTP request. Runs on JDK 25 only (see the e2e-jdk21 profile).
+ */
+class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
+
+    private static final String SLING_THREADS = "org.apache.sling.commons.threads";
+    private static final List<String> OURS = List.of("config-guard", "http-virtual-threadpool",
+            "commons-threads-virtual", "observability");
+    private static final String STATUS = "/system/console/status-slingvt-http.json";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @Test
+    void installSwapSwitchAndRollBackOnARunningInstance() throws Exception {
+        sling = SlingInstance.builder("stock").stock().start();
+        assertThat(ConsoleBundles.state(sling, SLING_THREADS)).isEqualTo("Active");
+        assertThat(ConsoleBundles.state(sling, "org.apache.felix.http.jetty12")).isEqualTo("Active");
+        assertThat(sling.get(STATUS, true).statusCode()).as("no Sling VT yet").isEqualTo(404);
+
+        for (String bundle : OURS) {
+            assertThat(ConsoleBundles.install(sling, jar(bundle), 20)).as("install %s", bundle).isEqualTo(302);
+        }
+        assertThat(ConsoleBundles.uninstall(sling, SLING_THREADS)).isEqualTo(200);
+        assertThat(ConsoleBundles.refreshPackages(sling)).isEqualTo(200);
+        awaitServingAgain("the swap");
+        assertThat(ConsoleBundles.state(sling, SLING_THREADS)).isEqualTo("absent");
+        for (String consumer : List.of("commons-threads-virtual", "org.apache.sling.commons.scheduler",
+                "org.apache.sling.event", "org.apache.jackrabbit.oak-core")) {
+            assertThat(ConsoleBundles.state(sling, consumer)).as(consumer).isEqualTo("Active");
+        }
+
+        long virtualBefore = status().path("virtualThreadsStarted").asLong();
+        for (int i = 0; i < 5; i++) {
+            assertThat(sling.get("/starter.html").statusCode()).isEqualTo(200);
+        }
+        JsonNode status = status();
+        assertThat(status.path("mode").asText()).isEqualTo("virtual");
+        assertThat(status.path("virtualThreadsStarted").asLong()).as("%s", status).isGreaterThanOrEqualTo(virtualBefore + 5);
+        await("Sling's scheduler pool on virtual threads", () -> "virtual".equals(
+                json("/system/console/status-slingvt-threadpools.json").path("default").path("mode").asText()));
+
+        assertThat(sling.postForm("/system/console/configMgr/io.github.slingvt.http.VirtualThreads", Map.of(
+                "apply", "true", "propertylist", "maxConcurrentRequests", "maxConcurrentRequests", "400"), true)
+                .statusCode()).isEqualTo(302);
+        assertThat(sling.postForm("/system/console/slingvt", Map.of("mode", "kernel"), true).statusCode())
+                .isEqualTo(200);
+        long virtualInKernel = status().path("virtualThreadsStarted").asLong();
+        assertThat(sling.get("/starter.html").statusCode()).isEqualTo(200);
+        assertThat(status().path("virtualThreadsStarted").asLong()).as("kernel mode starts no virtual thread")
+                .isEqualTo(virtualInKernel);
+
+        // Roll back, as the README says.
+        assertThat(ConsoleBundles.install(sling, slingThreadsJar(), 5)).isEqualTo(302);
+        for (String bundle : OURS.reversed()) {
+            assertThat(ConsoleBundles.uninstall(sling, bundle)).as("uninstall %s", bundle).isEqualTo(200);
+        }
+        assertThat(ConsoleBundles.refreshPackages(sling)).isEqualTo(200);
+        for (String pid : List.of("io.github.slingvt.http.VirtualThreads", "io.github.slingvt.threads.VirtualThreadPools")) {
+            assertThat(sling.postForm("/system/console/configMgr/" + pid, Map.of("apply", "true", "delete", "true"),
+                    true).statusCode()).as("delete %s", pid).isEqualTo(200);
+        }
+        awaitServingAgain("the roll-back");
+        assertThat(ConsoleBundles.state(sling, SLING_THREADS)).isEqualTo("Active");
+        for (String bundle : OURS) {
+            assertThat(ConsoleBundles.state(sling, bundle)).as(bundle).isEqualTo("absent");
+        }
+        assertThat(sling.get(STATUS, true).statusCode()).isEqualTo(404);
+        assertThat(sling.get("/starter.html").statusCode()).isEqualTo(200);
+        assertThat(ErrorLogAllowlist.load().unexpectedErrors(sling.errorLogLines())).as("ERROR lines").isEmpty();
+    }
+
+    /**
+     * The package refresh restarts every bundle that uses Sling's thread-pool API and what depends on them (Oak, so
+     * the repository, and Sling's resource resolution): the site answers 404 or 503 until they are back. The README
+     * says so; this measures it.
+     */
+    private void awaitServingAgain(String step) throws InterruptedException {
+        long start = System.nanoTime();
+        await("every bundle active after " + step, () -> {
+            JsonNode s = ConsoleBundles.bundles(sling).path("s");
+            return s.path(0).asInt() > 0 && s.path(1).asInt() + s.path(2).asInt() == s.path(0).asInt();
+        });
+        await("/starter.html served after " + step, () -> sling.get("/starter.html").statusCode() == 200);
+        System.out.printf("InstallIntoExistingSlingE2EIT: %s served again after %d ms%n", step,
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private JsonNode status() throws InterruptedException {
+        await("status printer of the observability bundle", () -> sling.get(STATUS, true).statusCode() == 200);
+        return json(STATUS);
+    }
+
+    private JsonNode json(String path) {
+        return DemoServletsSupport.json(sling.get(path, true));
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("%s within %s", what, WAIT).isLessThan(deadline);
+            Thread.sleep(250);
+        }
+    }
+
+    private static Path jar(String bundle) {
+        String property = switch (bundle) {
+            case "config-guard" -> "slingvt.bundle.config";
+            case "http-virtual-threadpool" -> "slingvt.bundle.http";
+            case "commons-threads-virtual" -> "slingvt.bundle.threads";
+            default -> "slingvt.bundle.observability";
+        };
+        Path jar = Path.of(System.getProperty(property, "missing system property " + property));
+        assertThat(jar).as("bundle %s (%s)", bundle, property).isRegularFile();
+        return jar;
+    }
+
+    private static Path slingThreadsJar() {
+        Path jar = Path.of(System.getProperty(SlingInstanceBuilder.FEATURE_DIR_PROPERTY, "../feature-model/target"),
+                "artifacts/org/apache/sling/org.apache.sling.commons.threads/3.3.0/org.apache.sling.commons.threads-3.3.0.jar");
+        assertThat(Files.isRegularFile(jar)).as("%s in the feature's artifacts", jar).isTrue();
+        return jar;
+    }
+}

@@ -23,7 +23,7 @@ import tempfile
 import threading
 import time
 
-from httpget import get_json
+from .httpget import get_json
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 ADMIN = "admin:admin"

@@ -1,0 +1,216 @@
+"""./sling-vt bench: the command line, the plan, the rotation of points over side-by-side instances, the report."""
+import argparse
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+
+from . import openload
+from . import pgstore
+from . import data
+from . import report
+from .common import BenchError, RUNNING, free_port, log, on_signal, stop_all
+from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
+from .load import ensure_wrk
+from .plan import (CONFIGS, DEFAULT_JVM_OPTS, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S, QUICK, QUICK_POSTGRES,
+                   WORKLOADS, plan_cpus, point_duration)
+from .points import measure_point, open_model, warmup
+from .sampling import machine_info, raise_fd_limit
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="R = 100 ms and 1 s, C = 100 and 1,000, kernel-200 vs vt-unbounded")
+    ap.add_argument("--out", help="output folder (default .sling-vt/bench/<timestamp>)")
+    ap.add_argument("--configs", help="comma-separated subset of: " + ", ".join(CONFIGS))
+    ap.add_argument("--workloads", help="comma-separated subset of: " + ", ".join(WORKLOADS))
+    ap.add_argument("--concurrency", help="comma-separated connection counts")
+    ap.add_argument("--duration", type=int, help="seconds per measured point")
+    ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every point this many times (interleaved); tables show the median and the spread")
+    ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
+    ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
+    # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
+    # how far G1 happened to grow the heap, and heap resizing does not add noise to the throughput.
+    ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", DEFAULT_JVM_OPTS),
+                    help=f"JVM options of the instances (default: {DEFAULT_JVM_OPTS}, or $SLING_VT_BENCH_JVM_OPTS)")
+    ap.add_argument("--wrk-threads", type=int, default=2)
+    ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
+    ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
+    ap.add_argument("--store", choices=["segment", "postgres"], default="segment",
+                    help="repository of the instances: segment-tar (default) or Oak's DocumentNodeStore on a "
+                         "PostgreSQL that the benchmark starts (one database per configuration, cold Oak caches)")
+    ap.add_argument("--feature", choices=["starter", "lean"], default="starter",
+                    help="feature of the instances: starter (the default of ./sling-vt run; needed by the page "
+                         "workload) or lean (Sling with servlets only, as the runs before 2026-11-24)")
+    ap.add_argument("--pool-max", type=int, help="--store postgres: the JDBC pool's maxActive (and maxIdle) instead "
+                    "of the feature's 50")
+    ap.add_argument("--pool-wait-ms", type=int, default=30000,
+                    help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
+    ap.add_argument("--no-open-model", action="store_true",
+                    help="skip the open-model latency (oha at 50 %% and 90 %% of each configuration's capacity)")
+    ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
+    add_launch_args(ap)
+    args = ap.parse_args()
+
+    if args.report_only:
+        report.write_all(args.report_only)
+        return 0
+
+    if args.pool_max is not None and (args.store != "postgres" or args.pool_max < 1 or args.pool_wait_ms < 1):
+        raise BenchError("--pool-max N (N >= 1) and --pool-wait-ms M (M >= 1) go with --store postgres")
+    if args.store == "postgres":
+        plan = dict(QUICK_POSTGRES if args.quick else FULL_POSTGRES)
+    else:
+        plan = dict(QUICK if args.quick else FULL)
+    if args.configs:
+        plan["configs"] = args.configs.split(",")
+    if args.workloads:
+        plan["workloads"] = args.workloads.split(",")
+        plan["extra"] = [x for x in EXTRA_POINTS if x[0] in plan["workloads"]]
+    extra_names = {x[0] for x in EXTRA_POINTS}
+    plan["workloads"] = [w for w in plan["workloads"] if w not in extra_names]
+    if args.concurrency:
+        plan["concurrency"] = [int(c) for c in args.concurrency.split(",")]
+    for k in ("duration", "warmup"):
+        if getattr(args, k) is None:
+            setattr(args, k, plan[k])
+    for c in plan["configs"]:
+        if c not in CONFIGS:
+            raise BenchError(f"unknown configuration '{c}' (known: {', '.join(CONFIGS)})")
+    for w in plan["workloads"] + [x[0] for x in plan["extra"]]:
+        if w not in WORKLOADS:
+            raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
+        if WORKLOADS[w].get("store", args.store) != args.store:
+            raise BenchError(f"workload '{w}' needs --store {WORKLOADS[w]['store']}")
+        if WORKLOADS[w].get("feature", args.feature) != args.feature:
+            if not args.workloads:
+                plan["workloads"].remove(w)  # the default plan on --feature lean: without the page
+                continue
+            raise BenchError(f"workload '{w}' needs --feature {WORKLOADS[w]['feature']}")
+    check_launch_args(args, "bench")
+
+    out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "bench",
+                                                   time.strftime("%Y%m%d-%H%M%S")))
+    os.makedirs(out, exist_ok=True)
+    pdir = os.path.join(out, "wrk")
+    os.makedirs(pdir, exist_ok=True)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    args.wrk = ensure_wrk()
+    if not args.no_open_model:
+        try:
+            args.oha = openload.ensure_oha(args.root, log)
+        except openload.OpenLoadError as e:
+            raise BenchError(str(e))
+    fd_limit = raise_fd_limit()
+    pinning = plan_cpus(args)
+    conc = []
+    for c in plan["concurrency"]:
+        if c + 2000 > fd_limit:
+            log(f"skipping C={c}: the file-descriptor limit is {fd_limit} (needs about {c + 2000})")
+        else:
+            conc.append(c)
+    plan["concurrency"] = conc
+    plan["extra"] = [x for x in plan["extra"] if x[1] + 2000 <= fd_limit]
+    snapshot_feature(args, out)
+    args.pg = None
+    if args.store == "postgres":
+        args.pg = pgstore.Postgres(args.root, log, RUNNING)
+        try:
+            args.pg.start()
+        except (RuntimeError, OSError, ValueError, KeyError) as e:
+            args.pg.stop()
+            raise BenchError(f"PostgreSQL: {e}")
+    meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick, store=args.store,
+                feature=args.feature,
+                postgres=dict(version=args.pg.version, port=args.pg.port, oak_vars=pgstore.COLD_VARS,
+                              pool_max_active=args.pool_max or 50,
+                              pool_max_wait_ms=args.pool_wait_ms if args.pool_max else 30000)
+                if args.pg else None,
+                plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds, gc_tail_s=GC_TAIL_S),
+                configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
+                workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
+    grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])
+    if args.rounds < 1:
+        raise BenchError("--rounds must be 1 or more")
+    points = args.rounds * sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
+    est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 10)
+    log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
+        f"{len(grid)} points, {points} measurements; estimated {est // 60} min {est % 60} s")
+
+    rows = []
+    started = time.time()
+    csv_path = os.path.join(out, "results.csv")
+    live = []
+    try:
+        # Every configuration runs at the same time and the points are measured in turn (the order rotates from
+        # point to point): a drift of the machine (other tenants, heat) then hits every configuration alike
+        # instead of whichever came last. Idle instances cost ~1-2 % of a core each (recorded as others_cpu_pct).
+        for name in plan["configs"]:
+            home = os.path.join(out, "instances", name)
+            if os.path.exists(home):
+                shutil.rmtree(home)
+            inst = Instance(args, name, home, free_port())
+            meta["instances"].append(inst.info)
+            try:
+                inst.start()
+                warmup(args, inst, pdir)
+                live.append(inst)
+            except BenchError as e:
+                log(f"{name}: {e}")
+                inst.info["error"] = str(e)
+                inst.stop()
+        rounds = [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)]
+        for rnd, i, (wname, c) in rounds:
+            k = (i + rnd) % len(live) if live else 0
+            for inst in live[k:] + live[:k]:
+                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
+                    continue
+                try:
+                    inst.check_alive()
+                    duration = point_duration(args, rows, inst.name, wname, c)
+                    others = [o for o in live if o is not inst and "error" not in o.info]
+                    row = measure_point(args, inst, wname, c, pdir, duration, others, rnd + 1)
+                    rows.append(row)
+                except BenchError as e:
+                    log(f"{inst.name}: {e}")
+                    inst.info["error"] = str(e)
+                data.write_csv(csv_path, rows)
+                meta["elapsed_s"] = round(time.time() - started)
+                with open(os.path.join(out, "meta.json"), "w") as f:
+                    json.dump(meta, f, indent=2)
+                time.sleep(plan["pause"])
+        if not args.no_open_model:
+            open_model(args, live, plan, rows, pdir, out)
+    finally:
+        for inst in live:
+            inst.stop()
+        if args.pg:
+            args.pg.stop()
+        stop_all()
+    meta["machine"]["loadavg_at_end"] = open("/proc/loadavg").read().strip()
+    meta["elapsed_s"] = round(time.time() - started)
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+    data.write_csv(csv_path, rows)
+    report.write_all(out)
+    for name in plan["configs"]:
+        prune_instance_home(os.path.join(out, "instances", name))
+    shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
+    log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
+    return 0
+
+
+def run():
+    """main() with a BenchError turned into one line and exit code 1, after stopping what was started."""
+    try:
+        return main()
+    except BenchError as e:
+        stop_all()
+        print(f"sling-vt bench: {e}", file=sys.stderr)
+        return 1

@@ -1,0 +1,119 @@
+"""The rows of a run: results.csv written and read, number formatting, and Data, which groups the rows by
+(configuration, workload, concurrency) and takes the median round of a point."""
+import csv
+import os
+
+
+FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "requests", "rps", "rps_steady",
+          "steady_window_s", "ramp_s", "little_bound_rps",
+          "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
+          "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
+          "others_cpu_pct", "drain_s", "db_rt_per_req", "db_cpu_pct", "pool_active_max", "pool_waiting_max",
+          "pool_samples"]
+
+
+CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin", "vt-no-detector",
+                "vt-bounded", "vt-cap-100", "vt-adaptive"]
+
+
+WORKLOAD_ORDER = ["cold50", "R10ms", "R100ms", "R1s", "repo200", "park10s"]
+
+
+VIRTUAL = ["vt-unbounded", "vt-bounded", "vt-cap-100", "felix-virtual"]
+
+
+KERNEL = ["kernel-200", "kernel-1000"]
+
+
+def write_csv(path, rows):
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: r.get(k, "") for k in FIELDS})
+    os.replace(tmp, path)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def fmt(v, digits=0):
+    v = num(v)
+    if v is None:
+        return "–"
+    if digits == 0:
+        return f"{v:,.0f}"
+    return f"{v:,.{digits}f}"
+
+
+def ratio(a, b):
+    a, b = num(a), num(b)
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def fmt_ratio(r):
+    return "–" if r is None else f"{r:.2f}×"
+
+
+def lower_median(values):
+    values = sorted(values)
+    return values[(len(values) - 1) // 2] if values else None
+
+
+class Data:
+    """Rows by (config, workload, C). With --rounds N a point has N rows: its figures are those of the round with
+    the (lower) median throughput, and ratios are the median of the per-round ratios (the rounds of one point run
+    back to back, so a ratio within a round is not skewed by drift between rounds)."""
+
+    def __init__(self, rows):
+        groups = {}
+        for r in rows:  # throughput = steady-state rate; whole-run rate when the run was too short for a window
+            r["thr"] = r.get("rps_steady") or r.get("rps")
+            groups.setdefault((r["config"], r["workload"], int(r["concurrency"])), []).append(r)
+        self.rows = rows
+        self.rounds = {k: sorted(v, key=lambda r: int(r.get("round") or 1)) for k, v in groups.items()}
+        self.by = {k: self._median_row(v) for k, v in groups.items()}
+        self.max_rounds = max((len(v) for v in groups.values()), default=1)
+        present = {r["config"] for r in rows}
+        self.configs = [c for c in CONFIG_ORDER if c in present] + sorted(present - set(CONFIG_ORDER))
+        wl = {r["workload"] for r in rows}
+        self.workloads = [w for w in WORKLOAD_ORDER if w in wl] + sorted(wl - set(WORKLOAD_ORDER))
+        self.conc = sorted({int(r["concurrency"]) for r in rows})
+
+    @staticmethod
+    def _median_row(rows):
+        measured = [r for r in rows if num(r["thr"]) is not None]
+        if not measured:
+            return rows[0]
+        return sorted(measured, key=lambda r: num(r["thr"]))[(len(measured) - 1) // 2]
+
+    def get(self, config, workload, c, field):
+        r = self.by.get((config, workload, c))
+        return None if r is None else r.get(field)
+
+    def round_ratios(self, a, b, workload, c):
+        ra = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((a, workload, c), [])}
+        rb = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((b, workload, c), [])}
+        return [ratio(ra[k], rb[k]) for k in sorted(ra) if k in rb and ratio(ra[k], rb[k]) is not None]
+
+    def ratio(self, a, b, workload, c):
+        rs = self.round_ratios(a, b, workload, c)
+        if len(rs) > 1:
+            return lower_median(rs)
+        return ratio(self.get(a, workload, c, "thr"), self.get(b, workload, c, "thr"))
+
+    def points(self):
+        return [(w, c) for w in self.workloads for c in self.conc
+                if any((cf, w, c) in self.by for cf in self.configs)]

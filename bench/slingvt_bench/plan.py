@@ -1,0 +1,137 @@
+"""What is measured: the configurations, the workloads, the full and quick plans, the duration of a point and
+the CPU pinning of server and load generator."""
+import os
+
+
+HTTP_PID = "io.github.slingvt.http.VirtualThreads"
+FELIX_HTTP_PID = "org.apache.felix.http"
+
+# name -> (description, files to put into <home>/launcher/install before start, expected request thread)
+# 'virtual' in the expectation is what /bin/vt/work.json reports as thread.virtual; 'ours' says whether our
+# HTTP bundle must be installed on Felix's Jetty (True) or must have left it alone (False).
+CONFIGS = {
+    "kernel-200": dict(
+        desc="Sling VT kernel mode, Jetty QueuedThreadPool max 200 (Jetty's default)",
+        cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 200}}, virtual=False, ours=True),
+    "kernel-1000": dict(
+        desc="Sling VT kernel mode, QueuedThreadPool max 1000 (fibers-server's baseline)",
+        cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 1000}}, virtual=False, ours=True),
+    "felix-virtual": dict(
+        desc="Felix jetty12's own org.apache.felix.http.jetty.virtualthreads.enable=true; Sling VT leaves Jetty alone",
+        cfg={FELIX_HTTP_PID: "FELIX"}, virtual=True, ours=False),
+    "vt-unbounded": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=0 (unbounded)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True),
+    "vt-unbounded-twin": dict(
+        desc="a second vt-unbounded instance, identical: the A/A control that shows this machine's run-to-run noise "
+             "(not in the full run; use it with --configs and --rounds)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True),
+    "vt-no-detector": dict(
+        desc="vt-unbounded with the JFR pinning detector switched off (io.github.slingvt.http.PinningDetector "
+             "enabled=false): the detector's cost is vt-no-detector : vt-unbounded",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0},
+             "io.github.slingvt.http.PinningDetector": {"enabled": False}}, virtual=True, ours=True,
+        # A cost would show where the CPU is the limit; the waiting workloads would only add run time.
+        workloads=["R10ms", "repo200"]),
+    "vt-bounded": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=10000 (above every tested concurrency)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
+        virtual=True, ours=True),
+    "vt-cap-100": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=100 with a queue that holds every client "
+             "(maxQueuedRequests=10000, queueTimeout=60 s): a cap sized against a JDBC pool (--store postgres)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 100, "maxQueuedRequests": 10000,
+                        "queueTimeout": 60000}},
+        virtual=True, ours=True),
+}
+
+# Workloads on /bin/vt/work.json (or on their "path"). R is the nominal latency; idleDelay is ~99.5 % of it, the rest repository
+# reads and SHA-256 rounds (plus Sling's own request handling). The measured p50 is reported next to R.
+WORKLOADS = {
+    "R10ms": dict(r_ms=10, params="reads=1&cpuIterations=5&idleDelay=10",
+                  desc="R = 10 ms: idleDelay 10 ms, 1 read, 5 SHA-256 rounds"),
+    "R100ms": dict(r_ms=100, params="reads=5&cpuIterations=50&idleDelay=99",
+                   desc="R = 100 ms: idleDelay 99 ms, 5 reads, 50 SHA-256 rounds"),
+    "R1s": dict(r_ms=1000, params="reads=20&cpuIterations=200&idleDelay=995",
+                desc="R = 1 s: idleDelay 995 ms, 20 reads, 200 SHA-256 rounds"),
+    "repo200": dict(r_ms=100, params="reads=200&cpuIterations=50&idleDelay=90",
+                    desc="repository-heavy: 200 reads, 50 SHA-256 rounds, idleDelay 90 ms (R about 100 ms)"),
+}
+
+# Measured at C = 4,000 only (EXTRA_POINTS): what 4,000 parked requests cost in OS threads and RSS.
+# On the PostgreSQL store (--store postgres) only: reads that wait for the database instead of for idleDelay.
+WORKLOADS["cold50"] = dict(r_ms=0, params="reads=50&cpuIterations=50", store="postgres",
+                            desc="cold reads: 50 reads of the demo tree with Oak's caches too small to hold it (16 MB, "
+                                 "no persistent node cache), so most reads are PostgreSQL round trips; no idleDelay, "
+                                 "no nominal R")
+
+WORKLOADS["park10s"] = dict(r_ms=10000, params="idleDelay=10000",
+                            desc="parked: idleDelay 10 s, no reads (measured at C = 4,000 only: OS threads and RSS)")
+
+# On the starter feature only (the default): the demo application's HTL page, whose Sling Model reads 20 item nodes
+# and waits 100 ms on its downstream call; what a Sling page costs beside a JSON servlet.
+WORKLOADS["page"] = dict(r_ms=100, path="/content/vt-demo/page.html", params="reads=20&delay=100", feature="starter",
+                         desc="rendered page: HTL component + Sling Model, 20 item reads, 100 ms downstream wait")
+
+WORK_PATH = "/bin/vt/work.json"
+EXTRA_POINTS = [("park10s", 4000)]
+
+WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
+
+# The full run includes the A/A twin: a ratio within the twins' spread at that point is "undecided" (report.py).
+FULL = dict(configs=[c for c in CONFIGS if c != "vt-cap-100"], workloads=["R10ms", "R100ms", "R1s", "repo200", "page"],
+            concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
+
+QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
+             concurrency=[100, 1000], extra=[], warmup=15, duration=20, pause=2)
+
+# --store postgres (issue #12): the four request-thread configurations on the cold-read workload and R = 100 ms, plus
+# the A/A twin that says which differences are this machine's noise.
+FULL_POSTGRES = dict(configs=["kernel-200", "kernel-1000", "vt-unbounded", "vt-unbounded-twin", "vt-bounded"],
+                     workloads=["cold50", "R100ms"], concurrency=[100, 1000, 4000], extra=[], warmup=30, duration=20,
+                     pause=1)
+
+QUICK_POSTGRES = dict(configs=["kernel-200", "vt-unbounded"], workloads=["cold50"], concurrency=[100, 1000],
+                      extra=[], warmup=15, duration=20, pause=2)
+
+DEFAULT_JVM_OPTS = "-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC"
+MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of the previous point)
+
+GC_TAIL_S = 4  # seconds the load runs on after the measured window, for the full GC of the heap figure
+STARTUP_TIMEOUT = 300
+
+SEED_TIMEOUT = 180
+DRAIN_TIMEOUT = 120
+
+
+def point_duration(args, rows, name, wname, conns):
+    """The measured seconds plus the expected ramp (C / throughput at the previous C of this configuration)."""
+    r_s = -(-WORKLOADS[wname]["r_ms"] // 1000)
+    prev = [r for r in rows if r["config"] == name and r["workload"] == wname and r["concurrency"] < conns
+            and r.get("rps_steady")]
+    ramp = r_s
+    if prev:
+        best = max(prev, key=lambda r: r["concurrency"])
+        ramp = max(ramp, -(-conns // max(1, int(best["rps_steady"]))))
+    return args.duration + min(MAX_RAMP_S, ramp)
+
+
+def plan_cpus(args):
+    """Disjoint CPUs for server and wrk when there are at least 4 (wrk gets a quarter), or with --pin on 2-3.
+
+    On 2 CPUs disjoint pinning leaves the server one core (and the JVM sizes GC, carrier and selector threads for
+    one CPU), while wrk needs a fraction of a core at these request rates; so by default both share the CPUs there.
+    """
+    cpus = sorted(os.sched_getaffinity(0))
+    args.server_cpus = args.load_cpus = None
+    if len(cpus) < 2:
+        return "not pinned (one CPU)"
+    if args.no_pin:
+        return "not pinned (--no-pin)"
+    if len(cpus) < 4 and not args.pin:
+        return (f"not pinned ({len(cpus)} CPUs: disjoint pinning would leave the server {len(cpus) - 1}; "
+                "--pin forces it)")
+    n_load = max(1, len(cpus) // 4)  # the load generator gets a quarter, at least one CPU
+    args.load_cpus = set(cpus[-n_load:])
+    args.server_cpus = set(cpus[:-n_load])
+    return f"server on CPU {sorted(args.server_cpus)}, wrk on CPU {sorted(args.load_cpus)} (taskset-style affinity)"

@@ -1,0 +1,148 @@
+"""Measuring: the warm-up, one (configuration, workload, concurrency) point with its samples and drain, and the
+open-model latency runs after the grid."""
+import os
+import time
+
+from . import openload
+from . import pgstore
+from .common import BenchError, log
+from .httpget import http_get
+from .load import run_oha, run_wrk, steady_rate
+from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
+from .sampling import heap_after_gc, proc_cpu_seconds, proc_threads_rss, wait_quiet
+
+
+def warmup(args, inst, pdir):
+    if args.warmup <= 0:
+        return
+    t0 = time.time()
+    res = run_wrk(args, f"{inst.url}/bin/vt/work.json?{WARMUP_PARAMS}", 100, args.warmup,
+                  os.path.join(pdir, f"{inst.name}-warmup.json"), 30)
+    http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
+    inst.info["warmup_s"] = round(time.time() - t0, 1)
+    inst.info["warmup_requests"] = res["requests"]
+    log(f"{inst.name}: warm-up {inst.info['warmup_s']} s, {res['requests']} requests")
+
+
+def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
+    w = WORKLOADS[wname]
+    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+    samples = {"threads": [], "rss": [], "heap": None, "end": None}
+    probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
+    if probe:
+        probe.begin()
+    cpu0 = proc_cpu_seconds(inst.pid)
+    others0 = [proc_cpu_seconds(o.pid) for o in others]
+    t0 = time.time()
+
+    def end_of_window():
+        """The measured window ends: CPU, threads and the database figures are taken here, before the tail."""
+        th, rss = proc_threads_rss(inst.pid)
+        samples["end"] = dict(t=time.time(), cpu=proc_cpu_seconds(inst.pid), th=th, rss=rss,
+                              others=[proc_cpu_seconds(o.pid) for o in others])
+        if probe:
+            probe.load_done()
+
+    def sampler(p):
+        # The load runs GC_TAIL_S longer than the measured window; the full GC for the heap figure happens in that
+        # tail (still under the same load, so in-flight requests are live), never inside the measured window.
+        end, gc_at = t0 + duration, t0 + duration + 1
+        while p.poll() is None:
+            now = time.time()
+            if now < end:
+                th, rss = proc_threads_rss(inst.pid)
+                if th:
+                    samples["threads"].append(th)
+                    samples["rss"].append(rss)
+            elif samples["end"] is None:
+                end_of_window()
+            if samples["heap"] is None and now >= gc_at:
+                samples["heap"] = heap_after_gc(args.jcmd, inst.pid) or -1
+            time.sleep(0.5)
+
+    timeout_s = args.wrk_timeout
+    suffix = f"-r{rnd}" if args.rounds > 1 else ""
+    res = run_wrk(args, url, conns, duration + GC_TAIL_S,
+                  os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"), timeout_s, sampler)
+    if samples["end"] is None:  # wrk ended before the window did: take what there is now
+        end_of_window()
+    wall = samples["end"]["t"] - t0
+    cpu1 = samples["end"]["cpu"]
+    others1 = samples["end"]["others"]
+    others_cpu = sum(b - a for a, b in zip(others0, others1) if a is not None and b is not None)
+    th_end = samples["end"]["th"]
+    # Drain: the instance must be idle again (CPU), and a light request must get through (kernel pools queue FIFO).
+    d0 = time.time()
+    quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
+    code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
+    drain = time.time() - d0
+    db = probe.end() if probe else {}
+    dur_s = min(res["duration_us"] / 1e6, duration)  # the measured window, without the GC tail
+    e = res["errors"]
+    lat = res["latency_us"]
+    steady, window_s, ramp_s = steady_rate(res, conns, w["r_ms"], dur_s)
+    row = dict(
+        config=inst.name, workload=wname, r_ms=w["r_ms"], concurrency=conns, round=rnd, duration_s=round(dur_s, 1),
+        requests=res["requests"],
+        rps=round((res["requests"] - e["status"]) / (res["duration_us"] / 1e6), 1) if res["duration_us"] else 0,
+        rps_steady=steady, steady_window_s=window_s, ramp_s=ramp_s,
+        little_bound_rps=round(conns / (w["r_ms"] / 1000.0), 1) if w["r_ms"] else "",
+        p50_ms=round(lat["p50"] / 1000, 1), p99_ms=round(lat["p99"] / 1000, 1),
+        mean_ms=round(lat["mean"] / 1000, 1), max_ms=round(lat["max"] / 1000, 1),
+        err_connect=e["connect"], err_read=e["read"], err_write=e["write"], err_timeout=e["timeout"],
+        socket_errors=e["connect"] + e["read"] + e["write"] + e["timeout"], non2xx=e["status"],
+        threads_max=max(samples["threads"]) if samples["threads"] else "",
+        threads_end=th_end or "",
+        rss_max_mib=round(max(samples["rss"]), 1) if samples["rss"] else "",
+        heap_after_gc_mib=round(samples["heap"], 1) if samples["heap"] and samples["heap"] > 0 else "",
+        cpu_pct=round(100.0 * (cpu1 - cpu0) / wall, 1) if cpu0 is not None and cpu1 is not None else "",
+        others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
+        drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
+        **db)
+    log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if args.rounds > 1 else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
+        f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
+        f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
+        f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
+        f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (idle instances {row['others_cpu_pct']} %), "
+        f"drain {row['drain_s']} s"
+        + (f"; database: {db['db_rt_per_req']} round trips/request, CPU {db['db_cpu_pct']} %, pool active peak "
+           f"{db['pool_active_max']}, waiting peak {db['pool_waiting_max']} ({db['pool_samples']} samples)" if db else ""))
+    return row
+
+
+def open_model(args, live, plan, rows, pdir, out):
+    """After the closed-model grid: each configuration at fixed arrival rates (openload.FRACTIONS of its own
+    capacity on the workload), configurations interleaved per rate, each followed by the drain."""
+    path = os.path.join(out, "openmodel.csv")
+    done = []
+    # --quick: the 90 % rate only, 10 s each, so that the quick run stays under 10 minutes.
+    fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS, openload.DURATION_S)
+    for wname in plan["workloads"]:
+        w = WORKLOADS[wname]
+        for fraction in fractions:
+            for inst in live:
+                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
+                    continue
+                cap = openload.capacity(rows, inst.name, wname)
+                if not cap:
+                    continue
+                rate = cap * fraction
+                conns = openload.connections(rate, w["r_ms"])
+                url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+                out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
+                try:
+                    inst.check_alive()
+                    summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
+                                      out_json)
+                except (openload.OpenLoadError, BenchError) as e:
+                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: {e}")
+                    continue
+                r = openload.row(inst.name, wname, fraction, cap, rate, conns, duration, summary)
+                done.append(r)
+                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of "
+                    f"{r['capacity_rps']}): {r['achieved_rps']}/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
+                    f"p99.9 {r['p999_ms']} ms, errors {r['errors']}, non-2xx {r['non2xx']}")
+                openload.write_csv(path, done)
+                wait_quiet(inst.pid, DRAIN_TIMEOUT)
+                http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)
+                time.sleep(plan["pause"])

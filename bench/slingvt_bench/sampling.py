@@ -1,0 +1,100 @@
+"""What the server process costs, read from /proc and jcmd: threads, RSS, CPU seconds, heap after a full GC;
+the drain wait; the machine description in meta.json."""
+import datetime
+import os
+import re
+import resource
+import subprocess
+import time
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+QUIET_CPU = 0.25  # cores: below this the instance counts as drained
+
+
+def proc_threads_rss(pid):
+    threads = rss = None
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("Threads:"):
+                    threads = int(line.split()[1])
+                elif line.startswith("VmRSS:"):
+                    rss = int(line.split()[1]) / 1024.0  # MiB
+    except OSError:
+        pass
+    return threads, rss
+
+
+def proc_cpu_seconds(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+    except OSError:
+        return None
+
+
+def heap_after_gc(jcmd, pid):
+    """Full GC, then the used heap in MiB (G1: 'garbage-first heap total ..K, used ..K')."""
+    try:
+        subprocess.run([jcmd, str(pid), "GC.run"], capture_output=True, timeout=30)
+        out = subprocess.run([jcmd, str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=30).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    # JDK 25: "garbage-first heap   total reserved 6172672K, committed 180224K, used 49691K [...]"
+    m = re.search(r"heap\s+total[^\n]*?used\s+(\d+)K", out)
+    return int(m.group(1)) / 1024.0 if m else None
+
+
+def wait_quiet(pid, timeout):
+    """Until the process uses less than QUIET_CPU cores over a second: requests whose clients are gone still run
+    to the end (a servlet does not notice a closed connection), and that work must not leak into the next point."""
+    deadline = time.time() + timeout
+    prev = proc_cpu_seconds(pid)
+    while time.time() < deadline and prev is not None:
+        time.sleep(1)
+        cur = proc_cpu_seconds(pid)
+        if cur is None or cur - prev < QUIET_CPU:
+            return True
+        prev = cur
+    return False
+
+
+def raise_fd_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1048576
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def machine_info(args, fd_limit, pinning):
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            return ""
+    mem = re.search(r"MemTotal:\s+(\d+)", read("/proc/meminfo"))
+    model = re.search(r"model name\s*:\s*(.*)", read("/proc/cpuinfo"))
+    jv = subprocess.run([os.path.join(args.java_home, "bin", "java"), "-version"], capture_output=True, text=True)
+    wv = subprocess.run([args.wrk, "-v"], capture_output=True, text=True)
+    load = read("/proc/loadavg")
+    return {
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "nproc": os.cpu_count(), "cpu_model": model.group(1) if model else "",
+        "mem_gib": round(int(mem.group(1)) / 1048576, 1) if mem else None,
+        "kernel": " ".join(os.uname()[2:3]) + " " + os.uname()[4],
+        "os": (re.search(r'PRETTY_NAME="([^"]*)"', read("/etc/os-release")) or [None, ""])[1],
+        "jdk": (jv.stderr.splitlines() or [""])[0] + " / " + ((jv.stderr.splitlines() + ["", ""])[1]),
+        "java_home": args.java_home, "jvm_opts": args.jvm_opts,
+        "wrk": (wv.stdout + wv.stderr).splitlines()[0] if (wv.stdout + wv.stderr) else "",
+        "wrk_threads": args.wrk_threads, "wrk_timeout_s": args.wrk_timeout,
+        "fd_limit": fd_limit, "pinning": pinning,
+        "somaxconn": read("/proc/sys/net/core/somaxconn"),
+        "loadavg_at_start": load,
+    }

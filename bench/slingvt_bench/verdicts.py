@@ -1,0 +1,150 @@
+"""The targets of issue #13 that can fail, each met / missed / undecided (a ratio inside the A/A twin's spread
+is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
+
+
+from .data import KERNEL, VIRTUAL, fmt_ratio, num
+
+
+def aa_spread(d, w, c):
+    """How far two identical instances (vt-unbounded and its twin) differed at this point, as a fraction (0.04 = 4 %),
+    or None when the twin was not measured here."""
+    rs = d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)
+    return max(abs(r - 1) for r in rs) if rs else None
+
+
+def aa_line(d):
+    aa = [(w, c, d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)) for w, c in d.points()]
+    flat = sorted(x for _, _, rs in aa for x in rs)
+    if not flat:
+        return []
+    return [("A/A control (not a target): vt-unbounded : vt-unbounded-twin, two identical instances",
+             f"{len(flat)} measurements, {flat[0]:.2f}–{flat[-1]:.2f}×", "info")]
+
+
+def verdict(measured, goal, spread):
+    """met / MISSED / undecided: a ratio within the A/A spread of its goal decides nothing."""
+    if measured is None:
+        return "not measured"
+    if spread is not None and abs(measured / goal - 1) <= spread:
+        return f"undecided (within the A/A spread of ±{100 * spread:.0f} %)"
+    return "met" if measured >= goal else "MISSED"
+
+
+def comparisons(d):
+    """Every point of every virtual configuration against the better kernel pool there: (virtual, workload, C,
+    ratio, kernel, spread), losses first (lowest ratio first), then the rest in point order."""
+    rows = []
+    for v in [c for c in VIRTUAL if c in d.configs]:
+        for w, c in d.points():
+            best = max(((k, num(d.get(k, w, c, "thr"))) for k in KERNEL if num(d.get(k, w, c, "thr")) is not None),
+                       key=lambda t: t[1], default=None)
+            r = None if best is None else d.ratio(v, best[0], w, c)
+            if r is not None:
+                rows.append((v, w, c, r, best[0], aa_spread(d, w, c)))
+    return sorted(rows, key=lambda t: (t[3] >= 1, t[3] if t[3] < 1 else 0))
+
+
+def targets_postgres(d, meta):
+    """Targets of issue #12 (Oak on PostgreSQL)."""
+    out = []
+    for v in ("vt-unbounded", "vt-bounded"):
+        r = d.ratio(v, "kernel-200", "cold50", 1000)
+        out.append((f"C=1,000, cold reads: {v} ≥ 2 × kernel-200", fmt_ratio(r),
+                    verdict(r, 2.0, aa_spread(d, "cold50", 1000))))
+    errors = [(cf, w, c, num(d.get(cf, w, c, "socket_errors")) or 0, num(d.get(cf, w, c, "non2xx")) or 0)
+              for cf in d.configs if cf in VIRTUAL for w, c in d.points() if (cf, w, c) in d.by]
+    bad = [f"{cf} {w} C={c} ({int(se)} socket, {int(nx)} non-2xx)" for cf, w, c, se, nx in errors if se or nx]
+    pool = (meta.get("postgres") or {}).get("pool_max_active", 50)
+    out.append((f"no failed request on virtual threads while the JDBC pool ({pool}) is short by C − {pool}",
+                f"{len(errors)} points" + (": " + ", ".join(bad) if bad else ", 0 errors"),
+                "met" if errors and not bad else "not measured" if not errors else "MISSED"))
+    return out
+
+
+def x_cpu(d, w, nproc):
+    """The CPU's limit for workload w in requests/s: all cores divided by the lowest CPU per request this run
+    measured for the workload (any configuration, any C). Not only the lowest C: there a wait-dominated workload
+    spreads the instance's idle CPU over few requests, which overstates the cost per request. An upper bound, since
+    wrk shares the cores and the lowest cost is the cheapest the server ever did it."""
+    if not nproc:
+        return None
+    per_req = [num(d.get(cf, w, c, "cpu_pct")) / 100.0 / num(d.get(cf, w, c, "thr")) for cf in d.configs
+               for ww, c in d.points() if ww == w and num(d.get(cf, w, c, "cpu_pct")) and num(d.get(cf, w, c, "thr"))]
+    return nproc / min(per_req) if per_req else None
+
+
+def physical_limit(d, w, c, nproc):
+    """min(C/R, X_cpu): what no thread model can beat at this point."""
+    bound = next((num(d.get(cf, w, c, "little_bound_rps")) for cf in d.configs
+                  if num(d.get(cf, w, c, "little_bound_rps"))), None)
+    xc = x_cpu(d, w, nproc)
+    limits = [v for v in (bound, xc) if v]
+    return min(limits) if limits else None
+
+
+def every_point(d, a, b, goal, label):
+    """A per-point ratio target: met only where the ratio clears the goal by more than that point's A/A spread."""
+    rows = [(w, c, d.ratio(a, b, w, c), aa_spread(d, w, c)) for w, c in d.points()]
+    rows = [(w, c, r, sp) for w, c, r, sp in rows if r is not None]
+    if not rows:
+        return (label, "not measured", "not measured")
+    verdicts = [(w, c, r, verdict(r, goal, sp)) for w, c, r, sp in rows]
+    missed = [f"{w} C={c} ({r:.2f}×)" for w, c, r, v in verdicts if v == "MISSED"]
+    undecided = [f"{w} C={c} ({r:.2f}×)" for w, c, r, v in verdicts if v.startswith("undecided")]
+    no_aa = sum(1 for *_, sp in rows if sp is None)
+    measured = (f"{len(rows)} points: {len(rows) - len(missed) - len(undecided)} met, {len(missed)} missed, "
+                f"{len(undecided)} undecided" + (f" ({no_aa} without an A/A twin)" if no_aa else ""))
+    if missed:
+        return (label, measured, "MISSED: " + ", ".join(missed))
+    if undecided:
+        return (label, measured, "undecided: " + ", ".join(undecided))
+    return (label, measured, "met")
+
+
+def targets(d, meta=None):
+    """The targets of issue #13 (segment store) or #12 (--store postgres): (text, measured, verdict). None follows
+    from Little's law alone; a ratio within the A/A spread of its goal is undecided."""
+    meta = meta or {}
+    if meta.get("store") == "postgres":
+        return targets_postgres(d, meta) + aa_line(d)
+    nproc = meta.get("machine", {}).get("nproc")
+    out = []
+    for b in ("kernel-200", "kernel-1000", "felix-virtual"):
+        if b in d.configs:
+            out.append(every_point(d, "vt-unbounded", b, 1.0, f"every point: vt-unbounded ≥ 1.0 × {b}"))
+    for w in ("R100ms", "R10ms"):
+        r = d.ratio("vt-adaptive", "vt-unbounded", w, 100)
+        out.append((f"C=100, {w}: adaptive admission ≥ 0.97 × vt-unbounded",
+                    fmt_ratio(r) if r is not None else "not measured (no adaptive configuration yet)",
+                    verdict(r, 0.97, aa_spread(d, w, 100))))
+    for c in (4000, 8000):
+        thr, lim = num(d.get("vt-unbounded", "R1s", c, "thr")), physical_limit(d, "R1s", c, nproc)
+        r = thr / lim if thr and lim else None
+        out.append((f"C={c:,}, R=1 s: vt-unbounded ≥ 90 % of min(C/R, X_cpu)",
+                    "not measured" if r is None else f"{thr:,.0f} of {lim:,.0f} req/s = {100 * r:.0f} %",
+                    verdict(r, 0.9, aa_spread(d, "R1s", c))))
+    cpu = {c: (num(d.get("vt-unbounded", "R1s", c, "cpu_pct")), num(d.get("vt-unbounded", "R1s", c, "thr")))
+           for c in (1000, 8000)}
+    if all(a and b for a, b in cpu.values()):
+        ms = {c: 10.0 * a / b for c, (a, b) in cpu.items()}  # ms of CPU per request: (cpu% / 100) / (req/s) * 1000
+        grow = ms[8000] / ms[1000]
+        out.append(("R=1 s: vt-unbounded CPU per request at C=8,000 within 10 % of C=1,000",
+                    f"{ms[1000]:.2f} → {ms[8000]:.2f} ms ({100 * (grow - 1):+.0f} %)",
+                    "met" if grow <= 1.10 else "MISSED"))
+    else:
+        out.append(("R=1 s: vt-unbounded CPU per request at C=8,000 within 10 % of C=1,000", "not measured",
+                    "not measured"))
+    th = [num(d.get("vt-unbounded", w, c, "threads_max")) for w, c in d.points()]
+    th = [t for t in th if t is not None]
+    out.append(("under load, virtual mode: ≤ 60 live OS threads (vt-unbounded, every point)",
+                "not measured" if not th else f"peak {max(th):.0f}", "not measured" if not th else
+                ("met" if max(th) <= 60 else "MISSED")))
+    rs = sorted(x for x in (d.ratio("vt-unbounded", "vt-no-detector", w, c) for w, c in d.points())
+                if x is not None)
+    if rs:
+        med = rs[len(rs) // 2]
+        out.append(("pinning detector costs nothing measurable: vt-unbounded : vt-no-detector (median over points "
+                    "≥ 0.97)", f"median {med:.2f}×, range {rs[0]:.2f}–{rs[-1]:.2f}× over {len(rs)} points",
+                    "met" if med >= 0.97 else "MISSED"))
+    out += aa_line(d)
+    return out

@@ -1,0 +1,42 @@
+"""Verdicts that can fail: inside the A/A twin's spread a ratio is undecided, never met."""
+import unittest
+
+from slingvt_bench.data import Data
+from slingvt_bench.verdicts import aa_spread, physical_limit, verdict
+
+
+def row(config, thr, c=1000, rnd=1, cpu="", bound=""):
+    return dict(config=config, workload="R1s", concurrency=str(c), round=str(rnd), rps_steady=str(thr), rps="",
+                cpu_pct=str(cpu), little_bound_rps=str(bound))
+
+
+class VerdictTest(unittest.TestCase):
+
+    def test_met_missed_undecided(self):
+        self.assertEqual(verdict(1.10, 1.0, 0.05), "met")
+        self.assertEqual(verdict(0.90, 1.0, 0.05), "MISSED")
+        self.assertTrue(verdict(1.03, 1.0, 0.05).startswith("undecided"))
+        self.assertTrue(verdict(0.97, 1.0, 0.05).startswith("undecided"))
+        self.assertEqual(verdict(None, 1.0, 0.05), "not measured")
+        self.assertEqual(verdict(0.99, 1.0, None), "MISSED")  # no twin: nothing to call noise
+
+    def test_aa_spread_is_the_largest_twin_difference_over_the_rounds(self):
+        d = Data([row("vt-unbounded", 100, rnd=1), row("vt-unbounded-twin", 95, rnd=1),
+                  row("vt-unbounded", 100, rnd=2), row("vt-unbounded-twin", 110, rnd=2)])
+        self.assertAlmostEqual(aa_spread(d, "R1s", 1000), 1 - 100 / 110, places=6)  # round 2 differs most
+        self.assertIsNone(aa_spread(Data([row("vt-unbounded", 100)]), "R1s", 1000))
+
+    def test_median_round_of_a_point(self):
+        d = Data([row("k", 90, rnd=1), row("k", 200, rnd=2), row("k", 100, rnd=3)])
+        self.assertEqual(d.get("k", "R1s", 1000, "thr"), "100")
+
+    def test_physical_limit_is_the_lower_of_c_over_r_and_the_cpu_limit(self):
+        # 50 % of one core for 1,000 req/s = 0.5 ms per request: 2 cores -> 4,000 req/s; C/R = 1,000.
+        d = Data([row("k", 1000, cpu=50, bound=1000)])
+        self.assertEqual(physical_limit(d, "R1s", 1000, 2), 1000)
+        d = Data([row("k", 1000, cpu=50, bound=8000)])
+        self.assertEqual(physical_limit(d, "R1s", 1000, 2), 4000)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,5 +1,9 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.http.Json;
+import io.github.slingvt.demo.internal.http.Responses;
+import io.github.slingvt.demo.internal.steps.WorkRequest;
+
 import java.io.IOException;
 import java.util.Map;
 
@@ -14,7 +18,7 @@ import io.github.slingvt.config.ConfigReader;
  * small file, a little CPU and no downstream calls. Beyond that a logged-in user is needed, up to the servlets' full
  * ranges. Each limit is one attribute of {@link DemoServletsConfig}.
  */
-record AnonymousLimits(long reads, long idleDelay, long fileLength, long cpuIterations, long fanout) {
+public record AnonymousLimits(long reads, long idleDelay, long fileLength, long cpuIterations, long fanout) {
 
     static final AnonymousLimits DEFAULTS = new AnonymousLimits(1_000, 1_000, 1024 * 1024, 1_000, 0);
 

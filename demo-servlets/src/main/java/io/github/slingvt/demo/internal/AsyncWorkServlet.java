@@ -1,5 +1,14 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.http.InvalidParameterException;
+import io.github.slingvt.demo.internal.http.Responses;
+import io.github.slingvt.demo.internal.steps.Fanout;
+import io.github.slingvt.demo.internal.steps.LocalSteps;
+import io.github.slingvt.demo.internal.steps.WorkException;
+import io.github.slingvt.demo.internal.steps.WorkReport;
+import io.github.slingvt.demo.internal.steps.WorkRequest;
+import io.github.slingvt.demo.internal.steps.WorkSteps;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +30,7 @@ import org.apache.sling.api.resource.ResourceResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.slingvt.demo.internal.DemoContent.TreeShape;
+import io.github.slingvt.demo.internal.content.DemoContent.TreeShape;
 
 /**
  * GET /bin/vt/work-async.json: the same workload as {@link WorkServlet}, written with the Servlet async API. The
@@ -32,7 +41,7 @@ import io.github.slingvt.demo.internal.DemoContent.TreeShape;
  * Sling main servlet (engine 3.0.2) is registered without async support, so a Sling servlet cannot start async.
  * Sling's context still authenticates the request and hands over its resource resolver as a request attribute.
  */
-final class AsyncWorkServlet extends HttpServlet {
+public final class AsyncWorkServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(AsyncWorkServlet.class);

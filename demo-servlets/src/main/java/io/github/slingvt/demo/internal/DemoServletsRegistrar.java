@@ -1,5 +1,11 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.content.ContentSeeder;
+import io.github.slingvt.demo.internal.content.DemoContent;
+import io.github.slingvt.demo.internal.steps.Fanout;
+import io.github.slingvt.demo.internal.steps.RepositorySteps;
+import io.github.slingvt.demo.internal.steps.WorkSteps;
+
 import java.util.ArrayList;
 import java.util.Dictionary;
 import java.util.Hashtable;
@@ -104,30 +110,30 @@ public final class DemoServletsRegistrar {
     }
 
     /** What {@link DemoServletsConfig} configures. */
-    record Settings(boolean enabled, AnonymousLimits anonymous) {
+    public record Settings(boolean enabled, AnonymousLimits anonymous) {
     }
 
     /**
      * {@link DemoServletsConfig}, read from the raw properties through the guard: DS would fail the
      * activation on a value of the wrong type, silently leaving the servlets away.
      */
-    static Settings settings(ConfigGuard guard, Map<String, Object> properties) {
+    public static Settings settings(ConfigGuard guard, Map<String, Object> properties) {
         // Every component of this PID reads all of it, so that none of them clears what another one refused.
         return guard.read(DemoServletsConfig.PID, properties,
                 r -> new Settings(r.bool("enabled", true), AnonymousLimits.read(r)));
     }
 
     /** Methods of the servlets whose POST changes state (scratch writes, the job probe). */
-    static final String[] WITH_POST = {"GET", "HEAD", "POST"};
+    public static final String[] WITH_POST = {"GET", "HEAD", "POST"};
     private static final String[] READ_ONLY = {"GET", "HEAD"};
 
     /** Strict: only the listed extensions and GET/HEAD reach the servlet; anything else is 404 or 405. */
-    static Dictionary<String, Object> slingServlet(String path, String... extensions) {
+    public static Dictionary<String, Object> slingServlet(String path, String... extensions) {
         return slingServlet(path, READ_ONLY, extensions);
     }
 
     /** Strict: only the listed extensions and methods reach the servlet. */
-    static Dictionary<String, Object> slingServlet(String path, String[] methods, String... extensions) {
+    public static Dictionary<String, Object> slingServlet(String path, String[] methods, String... extensions) {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("sling.servlet.paths", path);
         properties.put("sling.servlet.paths.strict", true);

@@ -1,5 +1,14 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.http.InvalidParameterException;
+import io.github.slingvt.demo.internal.http.Json;
+import io.github.slingvt.demo.internal.http.ParameterValidator;
+import io.github.slingvt.demo.internal.http.Responses;
+import io.github.slingvt.demo.internal.steps.LocalSteps;
+import io.github.slingvt.demo.internal.steps.WorkException;
+import io.github.slingvt.demo.internal.steps.WorkReport;
+import io.github.slingvt.demo.internal.steps.WorkRequest;
+
 import java.io.IOException;
 
 import org.apache.sling.api.SlingJakartaHttpServletRequest;
@@ -7,7 +16,7 @@ import org.apache.sling.api.SlingJakartaHttpServletResponse;
 import org.apache.sling.api.servlets.SlingJakartaSafeMethodsServlet;
 
 /** GET /bin/vt/slow.json?delay=ms: the slow downstream endpoint that the fanout step calls. */
-final class SlowServlet extends SlingJakartaSafeMethodsServlet {
+public final class SlowServlet extends SlingJakartaSafeMethodsServlet {
 
     private static final long serialVersionUID = 1L;
 

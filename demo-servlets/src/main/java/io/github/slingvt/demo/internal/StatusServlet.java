@@ -1,5 +1,8 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.content.ContentSeeder;
+import io.github.slingvt.demo.internal.http.Responses;
+
 import java.io.IOException;
 
 import org.apache.sling.api.SlingJakartaHttpServletRequest;
@@ -7,7 +10,7 @@ import org.apache.sling.api.SlingJakartaHttpServletResponse;
 import org.apache.sling.api.servlets.SlingJakartaSafeMethodsServlet;
 
 /** GET /bin/vt/status.json: whether the demo content is seeded, so that benchmarks know when to start. */
-final class StatusServlet extends SlingJakartaSafeMethodsServlet {
+public final class StatusServlet extends SlingJakartaSafeMethodsServlet {
 
     private static final long serialVersionUID = 1L;
 
@@ -15,7 +18,7 @@ final class StatusServlet extends SlingJakartaSafeMethodsServlet {
 
     private final transient ContentSeeder seeder;
 
-    StatusServlet(ContentSeeder seeder) {
+    public StatusServlet(ContentSeeder seeder) {
         this.seeder = seeder;
     }
 

@@ -1,5 +1,12 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.http.InvalidParameterException;
+import io.github.slingvt.demo.internal.http.Responses;
+import io.github.slingvt.demo.internal.steps.WorkException;
+import io.github.slingvt.demo.internal.steps.WorkReport;
+import io.github.slingvt.demo.internal.steps.WorkRequest;
+import io.github.slingvt.demo.internal.steps.WorkSteps;
+
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -10,7 +17,7 @@ import org.apache.sling.api.servlets.SlingJakartaAllMethodsServlet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.slingvt.demo.internal.DemoContent.TreeShape;
+import io.github.slingvt.demo.internal.content.DemoContent.TreeShape;
 
 /**
  * GET /bin/vt/work.json and /bin/vt/work.bin: the workload as plain blocking code, the way most Sling code is
@@ -18,7 +25,7 @@ import io.github.slingvt.demo.internal.DemoContent.TreeShape;
  * writes ({@code writes > 0}) change the repository, so they are POST only, for a logged-in user; GET with writes is
  * answered 405. Heavy work (beyond {@link AnonymousLimits}) needs a logged-in user too.
  */
-final class WorkServlet extends SlingJakartaAllMethodsServlet {
+public final class WorkServlet extends SlingJakartaAllMethodsServlet {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(WorkServlet.class);

@@ -1,7 +1,7 @@
 /**
- * The demo bundle's implementation: the workload servlets and their steps, parameter validation and anonymous
- * limits, content seeding and the scratch sweep, the job probe, and the repository status printer. About 30 classes
- * in one package because they share package-private helpers (JSON answers, parameter ranges, the work report) and
- * nothing here is an API; issue #15 splits it by concern (servlets, content, probes) when the house is reorganised.
+ * The demo servlets and their registration: {@code /bin/vt/work.json|.bin}, {@code work-async.json},
+ * {@code slow.json}, {@code status.json}, the anonymous limits and the bundle's configuration. The work they do is in
+ * {@code .steps}, the answers and parameter checks in {@code .http}, the demo content in {@code .content}, the
+ * Sling Event probe in {@code .jobs}, the repository status in {@code .status}.
  */
 package io.github.slingvt.demo.internal;

@@ -1,5 +1,10 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.http.Responses;
+import io.github.slingvt.demo.internal.steps.Fanout;
+import io.github.slingvt.demo.internal.steps.RepositorySteps;
+import io.github.slingvt.demo.internal.steps.WorkSteps;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -25,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and state changes need a logged-in user, and a state change from another site's page is refused.
  */
 @ExtendWith(SlingContextExtension.class)
-class AnonymousLimitsTest {
+public class AnonymousLimitsTest {
 
     private final SlingContext context = new SlingContext(ResourceResolverType.JCR_MOCK);
     /** Closed with the test: the servlet's HTTP client for fanout calls. */

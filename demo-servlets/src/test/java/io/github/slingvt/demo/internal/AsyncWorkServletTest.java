@@ -1,5 +1,12 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.steps.Fanout;
+import io.github.slingvt.demo.internal.steps.LocalSteps;
+import io.github.slingvt.demo.internal.steps.RepositorySteps;
+import io.github.slingvt.demo.internal.steps.WorkReport;
+import io.github.slingvt.demo.internal.steps.WorkRequest;
+import io.github.slingvt.demo.internal.steps.WorkSteps;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(SlingContextExtension.class)
-class AsyncWorkServletTest {
+public class AsyncWorkServletTest {
 
     private final SlingContext context = new SlingContext(ResourceResolverType.JCR_MOCK);
     private final AtomicInteger poolThreads = new AtomicInteger();

@@ -1,5 +1,8 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.content.ContentSeeder;
+import io.github.slingvt.demo.internal.content.DemoContent;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
@@ -19,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.osgi.framework.ServiceReference;
 
 @ExtendWith(SlingContextExtension.class)
-class DemoServletsRegistrarTest {
+public class DemoServletsRegistrarTest {
 
     private final SlingContext context = new SlingContext();
 

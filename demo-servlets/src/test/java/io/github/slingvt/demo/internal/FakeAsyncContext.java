@@ -13,7 +13,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 
 /** What a container's AsyncContext does for the servlet: hold request and response until complete(). */
-final class FakeAsyncContext implements AsyncContext {
+public final class FakeAsyncContext implements AsyncContext {
 
     final ServletRequest request;
     final ServletResponse response;

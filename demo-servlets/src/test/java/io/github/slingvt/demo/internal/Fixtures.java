@@ -1,5 +1,10 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.content.DemoContent;
+import io.github.slingvt.demo.internal.content.SeedProgress;
+import io.github.slingvt.demo.internal.content.TreeSeeder;
+import io.github.slingvt.demo.internal.http.Json;
+
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,10 +18,10 @@ import org.apache.sling.api.resource.Resource;
 import org.apache.sling.api.resource.ResourceResolver;
 import org.apache.sling.testing.mock.sling.junit5.SlingContext;
 
-import io.github.slingvt.demo.internal.DemoContent.TreeShape;
+import io.github.slingvt.demo.internal.content.DemoContent.TreeShape;
 
 /** Demo content and JSON helpers shared by the tests. */
-final class Fixtures {
+public final class Fixtures {
 
     static final TreeShape SMALL_TREE = new TreeShape(3, 4);
 
@@ -37,21 +42,21 @@ final class Fixtures {
     }
 
     /** What repoinit creates in a running instance. */
-    static void repoinit(SlingContext context) {
+    public static void repoinit(SlingContext context) {
         context.build().resource(DemoContent.ROOT, "jcr:primaryType", "sling:Folder")
                 .resource(DemoContent.SCRATCH, "jcr:primaryType", "sling:Folder")
                 .commit();
     }
 
     /** repoinit, then the seeder's work, synchronously. */
-    static SeedProgress seed(SlingContext context, TreeShape shape) throws PersistenceException {
+    public static SeedProgress seed(SlingContext context, TreeShape shape) throws PersistenceException {
         repoinit(context);
         SeedProgress progress = new SeedProgress(SeedProgress.State.PENDING);
         new TreeSeeder(context.resourceResolver(), progress, () -> false).seed(shape, 5);
         return progress;
     }
 
-    static List<String> scratchChildren(ResourceResolver resolver) {
+    public static List<String> scratchChildren(ResourceResolver resolver) {
         List<String> names = new ArrayList<>();
         resolver.refresh();
         Resource scratch = resolver.getResource(DemoContent.SCRATCH);
@@ -61,7 +66,7 @@ final class Fixtures {
         return names;
     }
 
-    static JsonObject json(String body) {
+    public static JsonObject json(String body) {
         try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new StringReader(body))) {
             return reader.readObject();
         }

@@ -1,5 +1,7 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.steps.Fanout;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -11,15 +13,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpServer;
 
 /** A stand-in for this instance's /bin/vt/slow.json, on a loopback port, counting calls in flight. */
-final class SlowEndpoint implements AutoCloseable {
+public final class SlowEndpoint implements AutoCloseable {
 
     final HttpServer server;
     final AtomicInteger inFlight = new AtomicInteger();
-    final AtomicInteger maxInFlight = new AtomicInteger();
-    volatile int status = 200;
-    volatile String lastAuthorization;
+    public final AtomicInteger maxInFlight = new AtomicInteger();
+    public volatile int status = 200;
+    public volatile String lastAuthorization;
 
-    SlowEndpoint() throws IOException {
+    public SlowEndpoint() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Fanout.SLOW_PATH, exchange -> {
@@ -44,7 +46,7 @@ final class SlowEndpoint implements AutoCloseable {
         server.start();
     }
 
-    int port() {
+    public int port() {
         return server.getAddress().getPort();
     }
 

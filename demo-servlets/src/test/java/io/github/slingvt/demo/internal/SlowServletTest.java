@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 @ExtendWith(SlingContextExtension.class)
-class SlowServletTest {
+public class SlowServletTest {
 
     private final SlingContext context = new SlingContext();
 

@@ -1,5 +1,13 @@
 package io.github.slingvt.demo.internal;
 
+import io.github.slingvt.demo.internal.content.DemoContent;
+import io.github.slingvt.demo.internal.content.PseudoRandomInputStream;
+import io.github.slingvt.demo.internal.steps.Fanout;
+import io.github.slingvt.demo.internal.steps.LocalSteps;
+import io.github.slingvt.demo.internal.steps.RepositorySteps;
+import io.github.slingvt.demo.internal.steps.WorkRequestTest;
+import io.github.slingvt.demo.internal.steps.WorkSteps;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
@@ -25,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** The sync servlet against sling-mock's JCR mock: validation, each work step, and the failure answers. */
 @ExtendWith(SlingContextExtension.class)
-class WorkServletTest {
+public class WorkServletTest {
 
     private final SlingContext context = new SlingContext(ResourceResolverType.JCR_MOCK);
     private Fanout fanout;
@@ -68,7 +76,7 @@ class WorkServletTest {
     }
 
     @ParameterizedTest(name = "{0}={1}")
-    @MethodSource("io.github.slingvt.demo.internal.WorkRequestTest#invalidValues")
+    @MethodSource("io.github.slingvt.demo.internal.steps.WorkRequestTest#invalidValues")
     void everyInvalidValueIsA400NamingParameterAndRange(String name, String value, String reason) throws Exception {
         MockSlingJakartaHttpServletResponse response = get("json", name, value);
         assertThat(response.getStatus()).isEqualTo(400);

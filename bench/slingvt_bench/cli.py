@@ -4,14 +4,13 @@ import json
 import os
 import shutil
 import signal
-import sys
 import time
 
 from . import openload
 from . import pgstore
 from . import data
 from . import report
-from .common import BenchError, RUNNING, free_port, log, on_signal, stop_all
+from .common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
 from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
 from .load import ensure_wrk
 from .plan import (CONFIGS, DEFAULT_JVM_OPTS, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S, QUICK, QUICK_POSTGRES,
@@ -57,6 +56,8 @@ def main():
     args = ap.parse_args()
 
     if args.report_only:
+        if not os.path.isfile(os.path.join(args.report_only, "results.csv")):
+            raise BenchError(f"--report-only {args.report_only}: no results.csv there")
         report.write_all(args.report_only)
         return 0
 
@@ -207,10 +208,4 @@ def main():
 
 
 def run():
-    """main() with a BenchError turned into one line and exit code 1, after stopping what was started."""
-    try:
-        return main()
-    except BenchError as e:
-        stop_all()
-        print(f"sling-vt bench: {e}", file=sys.stderr)
-        return 1
+    return run_main(main, "bench")

@@ -84,3 +84,13 @@ def port_in_use(port):
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.settimeout(1)
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def run_main(main, command):
+    """main() with a BenchError turned into one line and exit code 1, after stopping what was started."""
+    try:
+        return main()
+    except BenchError as e:
+        stop_all()
+        print(f"sling-vt {command}: {e}", file=sys.stderr)
+        return 1

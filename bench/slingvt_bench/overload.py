@@ -21,11 +21,10 @@ import json
 import os
 import shutil
 import signal
-import sys
 import threading
 import time
 
-from .common import BenchError, free_port, log, on_signal, pid_alive, stop_all
+from .common import BenchError, free_port, log, on_signal, pid_alive, run_main, stop_all
 from .httpget import http_get
 from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature, write_lab_demo_config
 from .overload_clients import bounded_load, heap_info, probe_idle_timeout, slow_load, unbounded_load
@@ -321,10 +320,4 @@ def main():
 
 
 def run():
-    """main() with a BenchError turned into one line and exit code 1, after stopping what was started."""
-    try:
-        return main()
-    except BenchError as e:
-        stop_all()
-        print(f"sling-vt overload: {e}", file=sys.stderr)
-        return 1
+    return run_main(main, "overload")

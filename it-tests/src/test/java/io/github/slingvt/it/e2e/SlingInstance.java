@@ -196,7 +196,8 @@ public final class SlingInstance implements AutoCloseable {
     public HttpResponse<String> postForm(String path, Map<String, String> parameters, boolean admin,
             Map<String, String> headers) {
         final String form = parameters.entrySet().stream()
-                .map(e -> encode(e.getKey()) + "=" + encode(e.getValue()))
+                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&"));
         final HttpRequest.Builder request = request(path, admin);
         headers.forEach(request::header);
@@ -229,10 +230,6 @@ public final class SlingInstance implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted: " + request.method() + " " + request.uri(), e);
         }
-    }
-
-    private static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
 
     private static List<String> readLines(Path file) {
@@ -274,7 +271,7 @@ public final class SlingInstance implements AutoCloseable {
 
     @Override
     public void close() {
-        stop();
+        stop(); // AutoCloseable: try-with-resources stops the instance as stop() does
     }
 
     private void stopQuietly() {

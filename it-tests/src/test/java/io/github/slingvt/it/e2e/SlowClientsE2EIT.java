@@ -61,16 +61,14 @@ class SlowClientsE2EIT {
      * closed releases a request buffer that the close released too, failing in HttpConnection.releaseRequestBuffer
      * with a NullPointerException ("_requestBuffer" is null) or an IllegalStateException ("already released"). The
      * connection was being closed anyway; nothing is lost. Not ours to fix (cf. jetty/jetty.project #12227, #12239
-     * on HttpConnection buffer release). Until issue #11 it was more frequent in virtual mode (7 per 3,000 closes vs 1
-     * per 6,000 in kernel mode), because Jetty ran fill tasks on our virtual-thread executor; since then Jetty parses
-     * on its own platform threads in both modes, so both modes take the same path.
+     * on HttpConnection buffer release). Since issue #11 Jetty parses on its own platform threads in both modes, so
+     * both modes take the same path (before, virtual mode saw it more often: 7 per 3,000 closes).
      */
     static final String JETTY_BUFFER_RELEASE_RACE = "at org.eclipse.jetty.server.internal.HttpConnection.releaseRequestBuffer(";
     /**
      * The most races tolerated per run of {@value #SLOW} closes, in either mode: kernel mode's worst measured run,
      * with margin. Measured 2026-11-23 in seven runs per mode (JDK 25 and 21): kernel mode 2, 0, 1, 6, 1, 0, 0 (the 6
-     * while a second build ran on the machine); virtual mode 0, 0, 0, 0, 0, 0, 1. Before issue #11's fix virtual
-     * mode saw 7 in 3,000 closes.
+     * while a second build ran on the machine); virtual mode 0, 0, 0, 0, 0, 0, 1.
      */
     static final int MAX_BUFFER_RELEASE_RACES = 10;
     private static final String PARTIAL = "GET /bin/vt/work.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a";

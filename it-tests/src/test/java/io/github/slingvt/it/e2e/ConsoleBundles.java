@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The web console's bundle actions, sent the way an operator sends them with curl (README, "Installing into an
@@ -23,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 final class ConsoleBundles {
 
     static final String BUNDLES = "/system/console/bundles";
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     private ConsoleBundles() {
@@ -79,6 +81,22 @@ final class ConsoleBundles {
     /** {@code bundles.json}: "s" is [total, active, fragments, resolved, installed]. */
     static JsonNode bundles(SlingInstance sling) {
         return DemoServletsSupport.json(sling.get(BUNDLES + ".json", true));
+    }
+
+    /** "settled: ..." once all bundles are active or fragments, else what the web console reports. */
+    static String settled(SlingInstance sling) {
+        try {
+            final HttpResponse<String> response = sling.get(BUNDLES + ".json", true);
+            if (response.statusCode() != 200) {
+                return "unknown (web console: HTTP " + response.statusCode() + ")";
+            }
+            final JsonNode counts = JSON.readTree(response.body()).path("s");
+            final int total = counts.path(0).asInt(-1);
+            final boolean settled = total > 0 && counts.path(1).asInt() + counts.path(2).asInt() == total;
+            return (settled ? "settled: " : "not settled: ") + counts;
+        } catch (IOException | UncheckedIOException e) {
+            return "unknown (" + e + ")";
+        }
     }
 
     private static void write(ByteArrayOutputStream out, String text) {

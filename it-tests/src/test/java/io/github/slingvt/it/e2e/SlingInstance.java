@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +35,6 @@ import org.slf4j.LoggerFactory;
 public final class SlingInstance implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlingInstance.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(180);
     private static final Duration BUNDLES_SETTLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
@@ -115,7 +112,7 @@ public final class SlingInstance implements AutoCloseable {
         final long answered = System.nanoTime();
         final long settleDeadline = answered + BUNDLES_SETTLE_TIMEOUT.toNanos();
         String bundles;
-        while (!(bundles = bundleStatus()).startsWith("settled") && System.nanoTime() < settleDeadline) {
+        while (!(bundles = ConsoleBundles.settled(this)).startsWith("settled") && System.nanoTime() < settleDeadline) {
             sleep(500);
         }
         startupLog = errorLogLines();
@@ -123,22 +120,6 @@ public final class SlingInstance implements AutoCloseable {
                 TimeUnit.NANOSECONDS.toMillis(answered - start), bundles,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         return this;
-    }
-
-    /** "settled: ..." once all bundles are active or fragments, else what the web console reports. */
-    private String bundleStatus() {
-        try {
-            final HttpResponse<String> response = get("/system/console/bundles.json", true);
-            if (response.statusCode() != 200) {
-                return "unknown (web console: HTTP " + response.statusCode() + ")";
-            }
-            final JsonNode counts = JSON.readTree(response.body()).path("s");
-            final int total = counts.path(0).asInt(-1);
-            final boolean settled = total > 0 && counts.path(1).asInt() + counts.path(2).asInt() == total;
-            return (settled ? "settled: " : "not settled: ") + counts;
-        } catch (IOException | UncheckedIOException e) {
-            return "unknown (" + e + ")";
-        }
     }
 
     private IllegalStateException failStartup(String problem) {

@@ -61,8 +61,7 @@ class SlowClientsE2EIT {
      * closed releases a request buffer that the close released too, failing in HttpConnection.releaseRequestBuffer
      * with a NullPointerException ("_requestBuffer" is null) or an IllegalStateException ("already released"). The
      * connection was being closed anyway; nothing is lost. Not ours to fix (cf. jetty/jetty.project #12227, #12239
-     * on HttpConnection buffer release). Since issue #11 Jetty parses on its own platform threads in both modes, so
-     * both modes take the same path (before, virtual mode saw it more often: 7 per 3,000 closes).
+     * on HttpConnection buffer release). Since issue #11 Jetty parses on its platform threads in both modes alike.
      */
     static final String JETTY_BUFFER_RELEASE_RACE = "at org.eclipse.jetty.server.internal.HttpConnection.releaseRequestBuffer(";
     /**
@@ -74,8 +73,7 @@ class SlowClientsE2EIT {
     private static final String PARTIAL = "GET /bin/vt/work.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a";
 
     /** When the server closed a connection, relative to the last byte the client sent; -1 if it did not. */
-    private record Closed(long afterLastByteMillis, long bytesSent, String how) {
-    }
+    private record Closed(long afterLastByteMillis, long bytesSent, String how) { }
 
     @ParameterizedTest(name = "{0} mode")
     @ValueSource(strings = {"virtual", "kernel"})

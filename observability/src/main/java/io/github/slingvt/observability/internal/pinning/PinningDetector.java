@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Detects virtual threads pinned to their carrier: streams JFR {@code jdk.VirtualThreadPinned} events of this JVM
  * (every virtual thread, not only HTTP requests) into {@link PinningStats}, which the status JSON
- * ({@code pinnedEvents}), JMX, the console page and the health check read as {@link PinnedThreads}. There is no {@code @Modified} method on purpose: a configuration
- * change reactivates the component, which restarts the stream with the new threshold and keeps all fields final.
+ * ({@code pinnedEvents}), JMX, the console page and the health check read as {@link PinnedThreads}. There is no
+ * {@code @Modified} method on purpose: a configuration change reactivates the component, which restarts the stream
+ * with the new threshold, keeps all fields final and starts the counts afresh.
  */
 @Component(service = PinnedThreads.class, immediate = true, configurationPid = PinningDetectorConfig.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)

@@ -13,7 +13,8 @@ import io.github.slingvt.config.ConfigReader;
  * A validated, immutable view of {@link VirtualThreadPoolsConfig}. Validation happens here, as a whole, so that a bad
  * configuration can be refused without touching the settings in force.
  */
-record PoolModeSettings(ThreadPoolMode defaultMode, Map<String, ThreadPoolMode> overrides, Set<String> kernelUnlessNamed) {
+record PoolModeSettings(ThreadPoolMode defaultMode, Map<String, ThreadPoolMode> overrides,
+        Set<String> kernelUnlessNamed) {
 
     /**
      * Pools whose work blocks inside {@code synchronized}, which pins the carrier before JDK 24 (JEP 491). Measured on
@@ -45,7 +46,8 @@ record PoolModeSettings(ThreadPoolMode defaultMode, Map<String, ThreadPoolMode> 
     }
 
     static PoolModeSettings read(ConfigReader r, int jdkFeature) {
-        ThreadPoolMode defaultMode = ThreadPoolMode.parse(r.option("defaultMode", "virtual", "virtual", "kernel"), "defaultMode");
+        ThreadPoolMode defaultMode =
+                ThreadPoolMode.parse(r.option("defaultMode", "virtual", "virtual", "kernel"), "defaultMode");
         Map<String, ThreadPoolMode> overrides = new LinkedHashMap<>();
         for (String entry : r.texts("poolModes", List.of())) {
             // The web console submits an empty field for an empty list row; that is not an error.

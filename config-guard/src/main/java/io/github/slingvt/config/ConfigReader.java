@@ -60,10 +60,28 @@ public final class ConfigReader {
         return (int) number(name, defaultValue, min, max);
     }
 
+    /**
+     * {@code keyword} (any case) or a whole number from {@code min} to {@code max}, for a number that may also be
+     * left to the software ({@code auto}). Numbers stored as such (an Integer of an older configuration) keep working.
+     *
+     * @return {@code null} for the keyword, else the number (the default when absent or refused)
+     * @since 1.2
+     */
+    public Integer integerOrKeyword(String name, String keyword, int defaultValue, int min, int max) {
+        Object raw = properties.get(name);
+        if (raw instanceof String s && s.strip().equalsIgnoreCase(keyword)) {
+            return null;
+        }
+        return (int) number(name, defaultValue, min, max, keyword + " or a whole number from " + min + " to " + max);
+    }
+
     /** A whole number from {@code min} to {@code max}. */
     public long number(String name, long defaultValue, long min, long max) {
+        return number(name, defaultValue, min, max, "a whole number from " + min + " to " + max);
+    }
+
+    private long number(String name, long defaultValue, long min, long max, String allowed) {
         Object raw = properties.get(name);
-        String allowed = "a whole number from " + min + " to " + max;
         Long value;
         if (raw instanceof Integer || raw instanceof Long || raw instanceof Short || raw instanceof Byte) {
             value = ((Number) raw).longValue();

@@ -10,7 +10,7 @@
  * property of a bundle's own configuration and keeps the others.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.github.slingvt.config;
 
 import org.osgi.annotation.bundle.Export;

@@ -48,6 +48,23 @@ class ConfigReaderTest {
     }
 
     @Test
+    void aKeywordInPlaceOfANumberIsNullAndNumbersStillCount() {
+        assertThat(reader("n", "auto").integerOrKeyword("n", "auto", 1, 0, 10)).isNull();
+        assertThat(reader("n", " AUTO ").integerOrKeyword("n", "auto", 1, 0, 10)).isNull();
+        assertThat(reader("n", 7).integerOrKeyword("n", "auto", 1, 0, 10)).isEqualTo(7);
+        assertThat(reader("n", "7").integerOrKeyword("n", "auto", 1, 0, 10)).isEqualTo(7);
+        assertThat(reader("n", null).integerOrKeyword("n", "auto", 1, 0, 10)).isEqualTo(1);
+
+        ConfigReader r = reader("n", "lots");
+        assertThat(r.integerOrKeyword("n", "auto", 1, 0, 10)).isEqualTo(1);
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.value()).isEqualTo("lots");
+            assertThat(p.allowed()).isEqualTo("auto or a whole number from 0 to 10");
+        });
+        assertThat(reader("n", 11).integerOrKeyword("n", "auto", 1, 0, 10)).isEqualTo(1);
+    }
+
+    @Test
     void refusesNonIntegralAndOutOfRangeNumberObjects() {
         assertThat(reader("n", 5.5d).integer("n", 1, 0, 10)).isEqualTo(1);
         assertThat(reader("n", 1e30d).number("n", 1, 0, Long.MAX_VALUE)).isEqualTo(1);

@@ -5,7 +5,7 @@ package io.github.slingvt.http.api;
  * {@code completed = admitted}.
  *
  * @param mode the mode in force when the counters were read
- * @param maxConcurrentRequests the admission cap of virtual mode; 0 = unbounded
+ * @param maxConcurrentRequests the fixed admission cap of virtual mode as configured; 0 = unbounded or adaptive
  * @param kernelMaxThreads the size of Jetty's pool in kernel mode
  * @param inFlight requests running now
  * @param peakInFlight the most requests that ran at once since start
@@ -16,13 +16,31 @@ package io.github.slingvt.http.api;
  * @param virtualThreadsStarted admitted requests that ran on a virtual thread
  * @param refusedConfigurations configurations refused as invalid since start (the previous settings stayed)
  * @param lastConfigurationError why the last one was refused; empty if none was
+ * @param adaptive whether the cap is adaptive ({@code maxConcurrentRequests=auto}); since 1.1
+ * @param concurrencyLimit the cap in force now: the fixed cap, the adaptive limit's current value, or 0 when
+ *        unbounded; since 1.1
  */
 public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads,
         long inFlight, long peakInFlight, int queued, long admitted, long rejected, long completed,
-        long virtualThreadsStarted, long refusedConfigurations, String lastConfigurationError) {
+        long virtualThreadsStarted, long refusedConfigurations, String lastConfigurationError, boolean adaptive,
+        int concurrencyLimit) {
 
-    /** Whether virtual mode caps the requests in flight. */
+    /** A snapshot of a fixed cap or none, as of version 1.0. */
+    public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
+            long peakInFlight, int queued, long admitted, long rejected, long completed, long virtualThreadsStarted,
+            long refusedConfigurations, String lastConfigurationError) {
+        this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
+                completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, false,
+                maxConcurrentRequests);
+    }
+
+    /** Whether virtual mode caps the requests in flight, with a fixed or an adaptive cap. */
     public boolean bounded() {
-        return maxConcurrentRequests > 0;
+        return maxConcurrentRequests > 0 || adaptive;
+    }
+
+    /** The cap as configured, as an operator writes it: a number, {@code auto}, or 0 (unbounded). */
+    public String capLabel() {
+        return adaptive ? "auto" : Integer.toString(maxConcurrentRequests);
     }
 }

@@ -27,7 +27,10 @@ final class AdmissionGate {
     private final AtomicInteger running = new AtomicInteger();
     /** Whether {@link #waiting} is non-empty; written under the lock, read by {@link #exit()} without it. */
     private volatile boolean anyWaiting;
-    private int maxRunning = Integer.MAX_VALUE;
+    /** Written under the lock; volatile so that the adaptive limit can compare without it. */
+    private volatile int maxRunning = Integer.MAX_VALUE;
+    /** Who may move the cap through {@link #moveCap}: the adaptive limit in force, or nobody. Guarded by the lock. */
+    private Object capOwner;
     private int maxQueued;
     private long timeoutMillis = 1;
 
@@ -37,9 +40,18 @@ final class AdmissionGate {
 
     /** Unbounded when {@code maxRunning} is 0. */
     void setLimits(int maxRunning, int maxQueued, long timeoutMillis) {
+        setLimits(maxRunning, maxQueued, timeoutMillis, null);
+    }
+
+    /**
+     * As {@link #setLimits(int, int, long)}, and hands the cap to {@code capOwner} (an adaptive limit), which may then
+     * move it with {@link #moveCap}; {@code null} takes it from whoever had it.
+     */
+    void setLimits(int maxRunning, int maxQueued, long timeoutMillis, Object capOwner) {
         List<Waiter> admitted;
         lock.lock();
         try {
+            this.capOwner = capOwner;
             this.maxRunning = maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning;
             this.maxQueued = maxQueued;
             this.timeoutMillis = timeoutMillis;
@@ -48,6 +60,30 @@ final class AdmissionGate {
             lock.unlock();
         }
         admitted.forEach(Waiter::admit);
+    }
+
+    /**
+     * Moves the cap to {@code maxRunning} (at least 1) if {@code owner} still owns it: an adaptive limit that a
+     * reconfiguration replaced cannot move the cap of the settings that replaced it. A higher cap admits waiters now.
+     */
+    void moveCap(Object owner, int maxRunning) {
+        List<Waiter> admitted;
+        lock.lock();
+        try {
+            if (owner == null || owner != capOwner) {
+                return;
+            }
+            this.maxRunning = Math.max(1, maxRunning);
+            admitted = admitWaitersLocked();
+        } finally {
+            lock.unlock();
+        }
+        admitted.forEach(Waiter::admit);
+    }
+
+    /** The cap now; {@link Integer#MAX_VALUE} when unbounded. */
+    int maxRunning() {
+        return maxRunning;
     }
 
     /** Runs exactly one of the two callbacks: now, when a slot frees, or on timeout. */

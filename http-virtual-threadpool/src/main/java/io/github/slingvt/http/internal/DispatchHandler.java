@@ -1,6 +1,7 @@
 package io.github.slingvt.http.internal;
 
 import io.github.slingvt.http.api.ThreadingMode;
+import io.github.slingvt.http.internal.adaptive.AdaptiveAdmission;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -105,12 +106,18 @@ final class DispatchHandler extends Handler.Wrapper {
     private void startVirtual(Handler next, Request request, Response response, Callback callback) {
         RequestCounters counters = state.counters();
         AdmissionGate gate = state.gate();
+        AdaptiveAdmission adaptive = state.adaptive();
+        long admittedAt = adaptive == null ? 0 : System.nanoTime();
         counters.admitted(true);
         // The slot is released when both the response is complete and the thread has ended, so that live
         // request threads never exceed the cap either.
         Completion completion = new Completion(2, () -> {
             counters.completed();
+            int running = gate.running();
             gate.exit();
+            if (adaptive != null) {
+                adaptive.completed(System.nanoTime() - admittedAt, running);
+            }
         });
         Callback tracked = Callback.from(completion::done, callback);
         try {

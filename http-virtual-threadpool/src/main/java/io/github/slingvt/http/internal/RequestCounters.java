@@ -4,7 +4,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
-import io.github.slingvt.http.api.ThreadingMode;
 
 /** Request accounting. Invariant once idle: admitted + rejected = requests seen, completed = admitted. */
 final class RequestCounters {
@@ -34,10 +33,11 @@ final class RequestCounters {
         rejected.increment();
     }
 
-    HttpThreadsSnapshot snapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, int queued,
+    HttpThreadsSnapshot snapshot(ThreadingSettings settings, int concurrencyLimit, int queued,
             long refusedConfigurations, String lastConfigurationError) {
-        return new HttpThreadsSnapshot(mode, maxConcurrentRequests, kernelMaxThreads, inFlight.get(),
-                peakInFlight.get(), queued, admitted.sum(), rejected.sum(), completed.sum(), virtualDispatched.sum(),
-                refusedConfigurations, lastConfigurationError);
+        return new HttpThreadsSnapshot(settings.mode(), settings.maxConcurrentRequests(), settings.kernelMaxThreads(),
+                inFlight.get(), peakInFlight.get(), queued, admitted.sum(), rejected.sum(), completed.sum(),
+                virtualDispatched.sum(), refusedConfigurations, lastConfigurationError, settings.adaptive(),
+                concurrencyLimit);
     }
 }

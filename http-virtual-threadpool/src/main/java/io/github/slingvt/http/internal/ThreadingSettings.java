@@ -14,13 +14,28 @@ public record ThreadingSettings(
         int maxQueuedRequests,
         int retryAfterSeconds,
         int kernelMaxThreads,
-        int virtualModePlatformThreads) {
+        int virtualModePlatformThreads,
+        boolean adaptive,
+        int adaptiveMinLimit,
+        int adaptiveMaxLimit) {
 
     /** {@code virtualModePlatformThreads} value that lets {@link ServerInstaller} size Jetty's pool. */
     public static final int AUTO = 0;
 
+    /** {@code maxConcurrentRequests} value for adaptive admission. */
+    public static final String ADAPTIVE = "auto";
+    static final int DEFAULT_ADAPTIVE_MIN = 20;
+    static final int DEFAULT_ADAPTIVE_MAX = 10_000;
+
     public static final ThreadingSettings DEFAULTS =
             new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200, AUTO);
+
+    /** A fixed cap (or none): no adaptive admission. */
+    public ThreadingSettings(ThreadingMode mode, int maxConcurrentRequests, long queueTimeoutMillis,
+            int maxQueuedRequests, int retryAfterSeconds, int kernelMaxThreads, int virtualModePlatformThreads) {
+        this(mode, maxConcurrentRequests, queueTimeoutMillis, maxQueuedRequests, retryAfterSeconds, kernelMaxThreads,
+                virtualModePlatformThreads, false, DEFAULT_ADAPTIVE_MIN, DEFAULT_ADAPTIVE_MAX);
+    }
 
     public ThreadingSettings {
         requireRange("maxConcurrentRequests", maxConcurrentRequests, 0, 1_000_000);
@@ -30,6 +45,11 @@ public record ThreadingSettings(
         requireRange("kernelMaxThreads", kernelMaxThreads, 8, 100_000);
         if (virtualModePlatformThreads != AUTO) {
             requireRange("virtualModePlatformThreads", virtualModePlatformThreads, 8, 100_000);
+        }
+        requireRange("adaptiveMinLimit", adaptiveMinLimit, 1, 1_000_000);
+        requireRange("adaptiveMaxLimit", adaptiveMaxLimit, adaptiveMinLimit, 1_000_000);
+        if (adaptive && maxConcurrentRequests != 0) {
+            throw new IllegalArgumentException("maxConcurrentRequests is 'auto' or a number, not both");
         }
         if (mode == null) {
             throw new IllegalArgumentException("mode is missing; set mode to 'virtual' or 'kernel'");
@@ -47,13 +67,20 @@ public record ThreadingSettings(
             r.refuse("virtualModePlatformThreads", "0 (automatic) or a whole number from 8 to 100000");
             platform = AUTO;
         }
-        return new ThreadingSettings(mode,
-                r.integer("maxConcurrentRequests", DEFAULTS.maxConcurrentRequests, 0, 1_000_000),
+        Integer cap = r.integerOrKeyword("maxConcurrentRequests", ADAPTIVE, DEFAULTS.maxConcurrentRequests, 0,
+                1_000_000);
+        int min = r.integer("adaptiveMinLimit", DEFAULT_ADAPTIVE_MIN, 1, 1_000_000);
+        int max = r.integer("adaptiveMaxLimit", DEFAULT_ADAPTIVE_MAX, 1, 1_000_000);
+        if (max < min) {
+            r.refuse("adaptiveMaxLimit", "a whole number from adaptiveMinLimit (" + min + ") to 1000000");
+            max = min;
+        }
+        return new ThreadingSettings(mode, cap == null ? 0 : cap,
                 r.number("queueTimeout", DEFAULTS.queueTimeoutMillis, 1, 600_000),
                 r.integer("maxQueuedRequests", DEFAULTS.maxQueuedRequests, 0, 1_000_000),
                 r.integer("retryAfterSeconds", DEFAULTS.retryAfterSeconds, 1, 3600),
                 r.integer("kernelMaxThreads", DEFAULTS.kernelMaxThreads, 8, 100_000),
-                platform);
+                platform, cap == null, min, max);
     }
 
     /** The size Jetty's QueuedThreadPool should have in this mode; {@link #AUTO} lets the installer decide. */
@@ -61,8 +88,14 @@ public record ThreadingSettings(
         return mode == ThreadingMode.KERNEL ? kernelMaxThreads : virtualModePlatformThreads;
     }
 
+    /** Admission control in force: a fixed cap, or the adaptive one. */
     public boolean bounded() {
-        return maxConcurrentRequests > 0;
+        return maxConcurrentRequests > 0 || adaptive;
+    }
+
+    /** The cap as configured: a number, {@value #ADAPTIVE}, or 0 (unbounded). */
+    public String capLabel() {
+        return adaptive ? ADAPTIVE : Integer.toString(maxConcurrentRequests);
     }
 
     private static void requireRange(String name, long value, long min, long max) {

@@ -26,11 +26,24 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Max concurrent requests",
-            description = "Virtual mode only. 0 = unbounded. When > 0, a request is admitted before its virtual thread is "
-                    + "created, so running requests and live request threads never exceed this number; others wait in a "
-                    + "bounded queue. With Oak on a database, every request in flight may wait for a pooled connection: "
-                    + "keep this number divided by the database's round trips per second far below the pool's maxWait.")
-    int maxConcurrentRequests() default 0;
+            description = "Virtual mode only. 0 = unbounded. A number from 1 to 1000000: a request is admitted before its "
+                    + "virtual thread is created, so running requests and live request threads never exceed this number; "
+                    + "others wait in a bounded queue. auto = adaptive admission: the cap starts at 200, grows by one per "
+                    + "finished request while half of it is in use and falls by 10 % per 100 ms in which the carrier "
+                    + "threads stay saturated, between the adaptive min and max limits below (Netflix concurrency-limits, "
+                    + "AIMD). With Oak on a database, every request in flight may wait for a pooled connection: keep the "
+                    + "cap divided by the database's round trips per second far below the pool's maxWait.")
+    String maxConcurrentRequests() default "0";
+
+    @AttributeDefinition(
+            name = "Adaptive min limit",
+            description = "maxConcurrentRequests=auto: the cap never falls below this. 1 to 1000000.")
+    int adaptiveMinLimit() default 20;
+
+    @AttributeDefinition(
+            name = "Adaptive max limit",
+            description = "maxConcurrentRequests=auto: the cap never rises above this. From the min limit to 1000000.")
+    int adaptiveMaxLimit() default 10000;
 
     @AttributeDefinition(
             name = "Queue timeout (ms)",

@@ -78,6 +78,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
             installed.forEach(ServerInstaller::uninstall);
             installed.clear();
         }
+        state.close();
         // Waiting requests still get their answer: admitted ones run, timed-out ones are rejected.
         timeouts.shutdown();
     }
@@ -135,7 +136,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         }
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "
-                    + "Jetty platform threads={}", next.mode().label(), next.maxConcurrentRequests(),
+                    + "Jetty platform threads={}", next.mode().label(), next.capLabel(),
                     next.queueTimeoutMillis(), next.maxQueuedRequests(),
                     next.platformThreads() == ThreadingSettings.AUTO ? "auto" : next.platformThreads());
         }

@@ -4,6 +4,9 @@ import io.github.slingvt.http.api.ThreadingMode;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
+
+import io.github.slingvt.config.ConfigReader;
 import org.junit.jupiter.api.Test;
 
 class ThreadingSettingsTest {
@@ -58,5 +61,54 @@ class ThreadingSettingsTest {
         assertThat(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 10, 5, 1, 300, 16).platformThreads()).isEqualTo(16);
         assertThat(ThreadingSettings.DEFAULTS.platformThreads()).isEqualTo(ThreadingSettings.AUTO);
         assertThat(new ThreadingSettings(ThreadingMode.KERNEL, 0, 10, 5, 1, 300, 0).platformThreads()).isEqualTo(300);
+    }
+
+    @Test
+    void maxConcurrentRequestsTakesAutoOrANumberOfEitherType() {
+        ThreadingSettings auto = read(Map.of("maxConcurrentRequests", " AUTO ", "adaptiveMinLimit", 5,
+                "adaptiveMaxLimit", 500));
+        assertThat(auto.adaptive()).isTrue();
+        assertThat(auto.bounded()).isTrue();
+        assertThat(auto.maxConcurrentRequests()).isZero();
+        assertThat(auto.capLabel()).isEqualTo("auto");
+        assertThat(auto.adaptiveMinLimit()).isEqualTo(5);
+        assertThat(auto.adaptiveMaxLimit()).isEqualTo(500);
+
+        // Configurations written before 'auto' existed hold an Integer; the metatype now writes a String.
+        assertThat(read(Map.of("maxConcurrentRequests", 40)).maxConcurrentRequests()).isEqualTo(40);
+        assertThat(read(Map.of("maxConcurrentRequests", "40")).maxConcurrentRequests()).isEqualTo(40);
+        assertThat(read(Map.of("maxConcurrentRequests", "40")).adaptive()).isFalse();
+        assertThat(read(Map.of()).capLabel()).isEqualTo("0");
+    }
+
+    @Test
+    void aCapThatIsNeitherAutoNorANumberIsRefusedNamingBoth() {
+        ConfigReader r = new ConfigReader("pid", Map.of("maxConcurrentRequests", "lots"));
+        ThreadingSettings.read(r);
+        assertThat(r.problems()).singleElement()
+                .satisfies(p -> assertThat(p.allowed()).isEqualTo("auto or a whole number from 0 to 1000000"));
+    }
+
+    @Test
+    void adaptiveBoundsAreChecked() {
+        ConfigReader r = new ConfigReader("pid", Map.of("maxConcurrentRequests", "auto", "adaptiveMinLimit", 100,
+                "adaptiveMaxLimit", 50));
+        ThreadingSettings.read(r);
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.property()).isEqualTo("adaptiveMaxLimit");
+            assertThat(p.allowed()).contains("from adaptiveMinLimit (100)");
+        });
+        ConfigReader zero = new ConfigReader("pid", Map.of("adaptiveMinLimit", 0));
+        ThreadingSettings.read(zero);
+        assertThat(zero.problems()).singleElement().satisfies(p -> assertThat(p.property()).isEqualTo("adaptiveMinLimit"));
+        assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 10, 5, 1, 200, 0, true, 1, 10))
+                .hasMessageContaining("'auto' or a number, not both");
+    }
+
+    private static ThreadingSettings read(Map<String, Object> properties) {
+        ConfigReader r = new ConfigReader("pid", properties);
+        ThreadingSettings s = ThreadingSettings.read(r);
+        assertThat(r.problems()).isEmpty();
+        return s;
     }
 }

@@ -10,6 +10,7 @@ import io.github.slingvt.config.ConfigProblem;
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
 import io.github.slingvt.http.api.ThreadingMode;
 import io.github.slingvt.observability.api.ConsoleSection;
+import io.github.slingvt.observability.internal.status.CapText;
 import io.github.slingvt.observability.internal.pinning.PinnedThreads;
 import io.github.slingvt.observability.internal.pinning.PinningText;
 import io.github.slingvt.observability.internal.status.SchedulerStats;
@@ -54,7 +55,7 @@ final class ConsolePage {
         header(out, "HTTP request threads");
         out.println("<table class='nicetable' id='slingvt-http'>");
         row(out, "Mode", s.mode().label());
-        row(out, "Max concurrent requests", s.bounded() ? String.valueOf(s.maxConcurrentRequests()) : "unbounded");
+        row(out, "Max concurrent requests", CapText.of(s));
         row(out, "In flight (peak)", s.inFlight() + " (" + s.peakInFlight() + ")");
         row(out, "Queued", String.valueOf(s.queued()));
         row(out, "Admitted / rejected / completed", s.admitted() + " / " + s.rejected() + " / " + s.completed());

@@ -60,8 +60,7 @@ public final class HttpStatusPrinter implements InventoryPrinter {
             return;
         }
         out.printf("Mode: %s%n", s.mode().label());
-        out.printf("Max concurrent requests: %s%n",
-                s.bounded() ? Integer.toString(s.maxConcurrentRequests()) : "unbounded");
+        out.printf("Max concurrent requests: %s%n", CapText.of(s));
         out.printf("In flight: %d (peak %d), queued: %d%n", s.inFlight(), s.peakInFlight(), s.queued());
         out.printf("Admitted: %d, rejected: %d, completed: %d, virtual threads started: %d%n",
                 s.admitted(), s.rejected(), s.completed(), s.virtualThreadsStarted());

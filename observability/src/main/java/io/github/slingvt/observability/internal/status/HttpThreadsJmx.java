@@ -122,6 +122,16 @@ public final class HttpThreadsJmx implements HttpThreadsMBean {
     }
 
     @Override
+    public boolean isAdaptive() {
+        return now().adaptive();
+    }
+
+    @Override
+    public int getConcurrencyLimit() {
+        return now().concurrencyLimit();
+    }
+
+    @Override
     public int getKernelMaxThreads() {
         return now().kernelMaxThreads();
     }

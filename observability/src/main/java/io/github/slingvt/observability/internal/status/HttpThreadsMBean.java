@@ -25,7 +25,14 @@ public interface HttpThreadsMBean {
     /** The most frequent pinned stacks, one entry each: count, longest pin and the frames, top first. */
     String[] getTopPinnedStacks();
 
+    /** The fixed cap as configured; 0 when unbounded or adaptive. */
     int getMaxConcurrentRequests();
+
+    /** Whether the cap is adaptive (maxConcurrentRequests=auto). */
+    boolean isAdaptive();
+
+    /** The cap in force now: the fixed cap, the adaptive limit's current value, or 0 when unbounded. */
+    int getConcurrencyLimit();
 
     int getKernelMaxThreads();
 

@@ -27,6 +27,8 @@ public final class StatusJson {
     public static ObjectNode http(HttpThreadsSnapshot s, long pinnedEvents, SchedulerStats.Figures scheduler) {
         ObjectNode node = NODES.objectNode()
                 .put("mode", s.mode().label())
+                .put("maxConcurrentRequests", s.capLabel())
+                .put("concurrencyLimit", s.concurrencyLimit())
                 .put("inFlight", s.inFlight())
                 .put("peakInFlight", s.peakInFlight())
                 .put("admitted", s.admitted())

@@ -10,6 +10,8 @@ import javax.management.MBeanServerFactory;
 
 import io.github.slingvt.config.ConfigReader;
 import io.github.slingvt.config.internal.ConfigGuardService;
+import io.github.slingvt.http.api.HttpThreadsSnapshot;
+import io.github.slingvt.http.api.ThreadingMode;
 import io.github.slingvt.observability.internal.Fakes;
 import io.github.slingvt.observability.internal.pinning.PinningStats;
 import org.apache.felix.inventory.Format;
@@ -27,7 +29,8 @@ class HttpStatusPrinterTest {
         SchedulerStats.Figures figures = SchedulerStats.platform().read();
         String json = print(new HttpStatusPrinter(http, pinning, guard), Format.JSON);
 
-        assertThat(json).startsWith("{\"mode\":\"virtual\",\"inFlight\":0,")
+        assertThat(json).startsWith("{\"mode\":\"virtual\",\"maxConcurrentRequests\":\"0\",\"concurrencyLimit\":0,"
+                + "\"inFlight\":0,")
                 .contains(",\"pinnedEvents\":0,\"scheduler\":{\"available\":" + figures.available())
                 .endsWith("},\"configErrors\":[]}");
         if (figures.available()) {
@@ -70,6 +73,20 @@ class HttpStatusPrinterTest {
         assertThat(text).contains("Mode: virtual\n").contains(figures.available()
                 ? "Virtual thread scheduler: parallelism " + figures.parallelism() + ", pool size "
                 : "Virtual thread scheduler: not available (needs JDK 24+)");
+    }
+
+    @Test
+    void anAdaptiveCapShowsAutoAndItsValueNow() {
+        http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 200, 3, 9, 0, 10, 0, 7, 10, 0, "", true, 412);
+        HttpStatusPrinter printer = new HttpStatusPrinter(http, pinning, guard);
+
+        assertThat(print(printer, Format.JSON))
+                .startsWith("{\"mode\":\"virtual\",\"maxConcurrentRequests\":\"auto\",\"concurrencyLimit\":412,");
+        assertThat(print(printer, Format.TEXT)).contains("Max concurrent requests: auto (now 412)\n");
+
+        http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 150, 200, 0, 0, 0, 0, 0, 0, 0, 0, "");
+        assertThat(print(printer, Format.JSON)).contains("\"maxConcurrentRequests\":\"150\",\"concurrencyLimit\":150,");
+        assertThat(print(printer, Format.TEXT)).contains("Max concurrent requests: 150\n");
     }
 
     private static String print(HttpStatusPrinter printer, Format format) {

@@ -30,6 +30,8 @@ class HttpThreadsJmxTest {
             pinning.record(new PinnedEvent(25_000_000, "t", "", List.of("a.B.c(line 1)", "d.E.f(line 2)")));
             assertThat(server.getAttribute(name, "Mode")).isEqualTo("kernel");
             assertThat(server.getAttribute(name, "MaxConcurrentRequests")).isEqualTo(50);
+            assertThat(server.getAttribute(name, "Adaptive")).isEqualTo(false);
+            assertThat(server.getAttribute(name, "ConcurrencyLimit")).isEqualTo(50);
             assertThat(server.getAttribute(name, "KernelMaxThreads")).isEqualTo(300);
             assertThat(server.getAttribute(name, "InFlight")).isEqualTo(4L);
             assertThat(server.getAttribute(name, "PeakInFlight")).isEqualTo(9L);
@@ -41,6 +43,9 @@ class HttpThreadsJmxTest {
             assertThat(server.getAttribute(name, "RefusedConfigurations")).isEqualTo(1L);
             assertThat(server.getAttribute(name, "LastConfigurationError")).isEqualTo("bad value");
             assertThat(server.getAttribute(name, "PinnedEvents")).isEqualTo(1L);
+            http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 300, 4, 9, 2, 120, 7, 116, 80, 1, "", true, 77);
+            assertThat(server.getAttribute(name, "Adaptive")).isEqualTo(true);
+            assertThat(server.getAttribute(name, "ConcurrencyLimit")).isEqualTo(77);
             assertThat((String[]) server.getAttribute(name, "TopPinnedStacks"))
                     .containsExactly("1 time, longest 25 ms: a.B.c(line 1) <- d.E.f(line 2)");
         } finally {

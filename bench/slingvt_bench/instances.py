@@ -166,7 +166,8 @@ class Instance:
                     and status.get("mode") == want["mode"]
                 if ok and status is not None:
                     for k in ("kernelMaxThreads", "maxConcurrentRequests"):
-                        if k in want and k in status and status[k] != want[k]:
+                        # The status says the cap as text ("0", "150", "auto"); a configuration may hold a number.
+                        if k in want and k in status and str(status[k]) != str(want[k]):
                             ok = False
             else:
                 ok = ok and felix_vt == "true" and ours_left_alone

@@ -37,6 +37,10 @@ CONFIGS = {
         desc="Sling VT virtual mode, maxConcurrentRequests=10000 (above every tested concurrency)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
         virtual=True, ours=True),
+    "vt-adaptive": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=auto (adaptive admission: AIMD on carrier saturation, "
+             "20..10000, starts at 200)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
     "vt-cap-100": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=100 with a queue that holds every client "
              "(maxQueuedRequests=10000, queueTimeout=60 s): a cap sized against a JDBC pool (--store postgres)",

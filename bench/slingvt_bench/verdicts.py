@@ -109,9 +109,10 @@ def targets(d, meta=None):
         return targets_postgres(d, meta) + aa_line(d)
     nproc = meta.get("machine", {}).get("nproc")
     out = []
-    for b in ("kernel-200", "kernel-1000", "felix-virtual"):
-        if b in d.configs:
-            out.append(every_point(d, "vt-unbounded", b, 1.0, f"every point: vt-unbounded ≥ 1.0 × {b}"))
+    for a in ("vt-unbounded", "vt-adaptive"):
+        for b in ("kernel-200", "kernel-1000", "felix-virtual"):
+            if a in d.configs and b in d.configs:
+                out.append(every_point(d, a, b, 1.0, f"every point: {a} ≥ 1.0 × {b}"))
     for w in ("R100ms", "R10ms"):
         r = d.ratio("vt-adaptive", "vt-unbounded", w, 100)
         out.append((f"C=100, {w}: adaptive admission ≥ 0.97 × vt-unbounded",

@@ -23,7 +23,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
  */
 final class ConfigFuzzPlan {
 
-    enum Kind { WHOLE, DECIMAL, BOOLEAN, OPTION, TEXT, TEXTS }
+    /** WHOLE_OR_AUTO: a text property that holds a whole number or the word "auto" (maxConcurrentRequests). */
+    enum Kind { WHOLE, WHOLE_OR_AUTO, DECIMAL, BOOLEAN, OPTION, TEXT, TEXTS }
 
     /**
      * One property of one PID, with the value it has when the instance is healthy. Properties that are not
@@ -47,6 +48,7 @@ final class ConfigFuzzPlan {
 
     private static final Map<Kind, List<JsonNode>> CONSOLE = Map.of(
             Kind.WHOLE, texts("lots", "auto", "", "   ", "-5", HUGE, "5.5"),
+            Kind.WHOLE_OR_AUTO, texts("lots", "", "   ", "-5", HUGE, "5.5", "autox"),
             Kind.DECIMAL, texts("lots", "", "   ", "-5", "NaN", "1,5", HUGE),
             Kind.OPTION, texts("fast", "", "   "),
             Kind.TEXT, texts("", "   "),
@@ -55,6 +57,7 @@ final class ConfigFuzzPlan {
 
     private static final Map<Kind, List<JsonNode>> FILE = Map.of(
             Kind.WHOLE, List.of(list("1", "2"), NODES.booleanNode(true), NODES.numberNode(1.5)),
+            Kind.WHOLE_OR_AUTO, List.of(list("1", "2"), NODES.booleanNode(true), NODES.numberNode(1.5)),
             Kind.DECIMAL, List.of(list("1", "2"), NODES.booleanNode(true), NODES.arrayNode().add(1.0).add(2.0)),
             Kind.OPTION, List.of(list("virtual", "kernel"), NODES.booleanNode(true), NODES.numberNode(7)),
             Kind.TEXT, List.of(list("a", "b"), NODES.booleanNode(true), NODES.numberNode(7)),
@@ -93,7 +96,8 @@ final class ConfigFuzzPlan {
             case 2, 3, 4, 6 -> Kind.WHOLE;
             case 7, 8 -> Kind.DECIMAL;
             case 11 -> Kind.BOOLEAN;
-            case 1 -> p.has("values") ? Kind.TEXTS : Kind.TEXT;
+            case 1 -> p.has("values") ? Kind.TEXTS
+                    : p.path("value").asText().matches("-?\\d+|auto") ? Kind.WHOLE_OR_AUTO : Kind.TEXT;
             default -> throw new IllegalStateException("No bad values for metatype type " + type + " of " + p);
         };
     }

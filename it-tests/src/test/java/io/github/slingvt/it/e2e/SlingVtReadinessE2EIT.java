@@ -41,7 +41,7 @@ class SlingVtReadinessE2EIT {
             String announced = awaitAnnouncement(run, output);
             assertThat(announced).doesNotContain("Sling is up").contains("but it is NOT ready:")
                     .contains("configuration refused: " + HTTP_PID + ": property 'maxConcurrentRequests' = 'lots' "
-                            + "refused; allowed: a whole number from 0 to 1000000");
+                            + "refused; allowed: auto or a whole number from 0 to 1000000");
 
             String status = script("status", "--port", Integer.toString(port));
             assertThat(status).contains("\"mode\":\"virtual\"").contains("\"configErrors\":[{\"pid\":\"" + HTTP_PID

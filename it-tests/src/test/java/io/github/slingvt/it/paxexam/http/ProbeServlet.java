@@ -11,7 +11,8 @@ import jakarta.servlet.http.HttpServletResponse;
 
 /**
  * Reports the thread kind a request ran on and the mode it was admitted under; {@code ?sleep=ms} blocks first,
- * {@code ?park=true} blocks until {@link #release()}. Counts how many requests run at once.
+ * {@code ?park=true} blocks until {@link #release()}, {@code ?burn=ms} keeps its carrier busy that long (CPU-bound
+ * work). Counts how many requests run at once.
  */
 public final class ProbeServlet extends HttpServlet {
 
@@ -40,6 +41,13 @@ public final class ProbeServlet extends HttpServlet {
             String sleep = request.getParameter("sleep");
             if (sleep != null) {
                 Thread.sleep(Long.parseLong(sleep));
+            }
+            String burn = request.getParameter("burn");
+            if (burn != null) {
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Long.parseLong(burn));
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
             }
             if ("true".equals(request.getParameter("park")) && !parked.await(120, TimeUnit.SECONDS)) {
                 response.sendError(504, "never released");

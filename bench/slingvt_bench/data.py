@@ -19,7 +19,7 @@ CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "v
 WORKLOAD_ORDER = ["cold50", "R10ms", "R100ms", "R1s", "repo200", "park10s"]
 
 
-VIRTUAL = ["vt-unbounded", "vt-bounded", "vt-cap-100", "felix-virtual"]
+VIRTUAL = ["vt-unbounded", "vt-adaptive", "vt-bounded", "vt-cap-100", "felix-virtual"]
 
 
 KERNEL = ["kernel-200", "kernel-1000"]

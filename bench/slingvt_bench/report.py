@@ -126,7 +126,8 @@ def markdown(d, meta):
 
     cfgs = d.configs
     ratios = [(a, b) for a, b in (("vt-unbounded", "kernel-200"), ("vt-unbounded", "kernel-1000"),
-                                  ("vt-unbounded", "felix-virtual"), ("vt-bounded", "vt-unbounded"),
+                                  ("vt-unbounded", "felix-virtual"), ("vt-adaptive", "kernel-200"),
+                                  ("vt-adaptive", "vt-unbounded"), ("vt-bounded", "vt-unbounded"),
                                   ("vt-unbounded", "vt-no-detector"), ("vt-unbounded", "vt-unbounded-twin"))
               if a in cfgs and b in cfgs]
     L.append("## Throughput (requests/s) and virtual:kernel ratios\n")

@@ -30,6 +30,12 @@ def main():
     ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
     ap.add_argument("--rounds", type=int, default=1,
                     help="measure every point this many times (interleaved); tables show the median and the spread")
+    ap.add_argument("--points", help="comma-separated WORKLOAD:C pairs: measure only these points of the plan "
+                    "(e.g. repo200:8000,page:4000)")
+    ap.add_argument("--append", metavar="DIR", help="add rounds to the run in DIR (its results.csv and meta.json): "
+                    "each point measured here gets the round numbers after the ones it has, so that the rounds of a "
+                    "point can be spread over several invocations (a full run with 3 rounds at the close points "
+                    "does not fit one sitting on 2 cores)")
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
     ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
     # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
@@ -94,8 +100,12 @@ def main():
             raise BenchError(f"workload '{w}' needs --feature {WORKLOADS[w]['feature']}")
     check_launch_args(args, "bench")
 
-    out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "bench",
-                                                   time.strftime("%Y%m%d-%H%M%S")))
+    if args.append and args.out:
+        raise BenchError("--append DIR writes into DIR: leave out --out")
+    if args.append and not os.path.isfile(os.path.join(args.append, "results.csv")):
+        raise BenchError(f"--append {args.append}: no results.csv there")
+    out = os.path.abspath(args.append or args.out or os.path.join(args.root, ".sling-vt", "bench",
+                                                                  time.strftime("%Y%m%d-%H%M%S")))
     os.makedirs(out, exist_ok=True)
     pdir = os.path.join(out, "wrk")
     os.makedirs(pdir, exist_ok=True)
@@ -137,6 +147,17 @@ def main():
                 configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
                 workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
     grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])
+    if args.points:
+        wanted = parse_points(args.points)
+        grid = [p for p in grid if p in wanted]
+        if not grid:
+            raise BenchError(f"--points {args.points}: none of them is in the plan (check --workloads/--concurrency)")
+    earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
+    if args.append:
+        with open(os.path.join(out, "meta.json")) as f:
+            first = json.load(f)
+        meta = dict(first, appended=first.get("appended", []) + [dict(date=meta["machine"]["date"], plan=meta["plan"],
+                                                                    configs=meta["configs"], points=args.points)])
     if args.rounds < 1:
         raise BenchError("--rounds must be 1 or more")
     points = args.rounds * sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
@@ -144,7 +165,7 @@ def main():
     log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
         f"{len(grid)} points, {points} measurements; estimated {est // 60} min {est % 60} s")
 
-    rows = []
+    rows = earlier
     started = time.time()
     csv_path = os.path.join(out, "results.csv")
     live = []
@@ -176,7 +197,8 @@ def main():
                     inst.check_alive()
                     duration = point_duration(args, rows, inst.name, wname, c)
                     others = [o for o in live if o is not inst and "error" not in o.info]
-                    row = measure_point(args, inst, wname, c, pdir, duration, others, rnd + 1)
+                    row = measure_point(args, inst, wname, c, pdir, duration, others,
+                                        rnd + 1 + last_round(earlier, wname, c))
                     rows.append(row)
                 except BenchError as e:
                     log(f"{inst.name}: {e}")
@@ -205,6 +227,22 @@ def main():
     shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
     log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
     return 0
+
+
+def parse_points(text):
+    points = set()
+    for item in text.split(","):
+        w, _, c = item.strip().partition(":")
+        if not c.isdigit():
+            raise BenchError(f"--points: '{item}' is not WORKLOAD:C (e.g. repo200:8000)")
+        points.add((w, int(c)))
+    return points
+
+
+def last_round(rows, wname, c):
+    """The highest round an earlier invocation measured at this point (0 for none)."""
+    return max((int(r.get("round") or 1) for r in rows
+                if r["workload"] == wname and int(r["concurrency"]) == c), default=0)
 
 
 def run():

@@ -8,12 +8,13 @@ FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "r
           "steady_window_s", "ramp_s", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
-          "others_cpu_pct", "drain_s", "db_rt_per_req", "db_cpu_pct", "pool_active_max", "pool_waiting_max",
+          "others_cpu_pct", "gc_cpu_pct", "jit_cpu_pct", "thread_census", "drain_s", "db_rt_per_req", "db_cpu_pct",
+          "pool_active_max", "pool_waiting_max",
           "pool_samples"]
 
 
-CONFIG_ORDER = ["kernel-200", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin", "vt-no-detector",
-                "vt-bounded", "vt-cap-100", "vt-adaptive"]
+CONFIG_ORDER = ["kernel-200", "kernel-200-zgc", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin",
+                "vt-unbounded-zgc", "vt-unbounded-6g", "vt-no-detector", "vt-bounded", "vt-cap-100", "vt-adaptive"]
 
 
 WORKLOAD_ORDER = ["cold50", "R10ms", "R100ms", "R1s", "repo200", "park10s"]

@@ -10,7 +10,7 @@ import time
 from . import pgstore
 from .common import BenchError, RUNNING, affinity_fn, log, port_in_use, stop_pid
 from .httpget import http_get
-from .plan import CONFIGS, HTTP_PID, SEED_TIMEOUT, STARTUP_TIMEOUT
+from .plan import CONFIGS, HTTP_PID, SEED_TIMEOUT, STARTUP_TIMEOUT, jvm_opts_for
 
 # The benchmark's instances are lab instances on 127.0.0.1 that nobody else reaches: their demo servlets take the
 # full parameter ranges from anonymous requests, so that no measured request pays a login (basic authentication
@@ -68,8 +68,12 @@ class Instance:
             except RuntimeError as e:
                 raise BenchError(f"{self.name}: no database: {e}")
         self.write_config()
+        own = jvm_opts_for(a.jvm_opts, CONFIGS[self.name].get("gc"), java_feature(a.java_home),
+                           CONFIGS[self.name].get("heap"))
+        if own != a.jvm_opts:
+            self.info["jvm_opts"] = own
         jvm_opts = (f"-Dsling.home={self.home} -Dlogback.configurationFile={a.feature_dir}/conf/logback.xml "
-                    f"{a.jvm_opts}")
+                    f"{own}")
         feature = feature_file(a)
         cmd = [a.launcher_bin, "-f", feature, "-u", f"file://{a.feature_dir}/artifacts",
                "-p", f"{self.home}/launcher", "-c", f"{self.home}/cache",
@@ -211,6 +215,16 @@ def add_launch_args(ap):
     for attr in FEATURE_FILE_ARGS:
         ap.add_argument("--" + attr.replace("_", "-"))
     ap.add_argument("--launcher-bin")
+
+
+def java_feature(java_home):
+    """The JDK's feature release (21, 25, ...) from its release file, or None."""
+    try:
+        with open(os.path.join(java_home, "release")) as f:
+            m = re.search(r'JAVA_VERSION="(\d+)', f.read())
+        return int(m.group(1)) if m else None
+    except OSError:
+        return None
 
 
 def check_launch_args(args, command):

@@ -41,6 +41,17 @@ CONFIGS = {
         desc="Sling VT virtual mode, maxConcurrentRequests=auto (adaptive admission: AIMD on carrier saturation, "
              "20..10000, starts at 200)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
+    # The GC of the JVM (issue #13: G1 against generational ZGC), same heap: "gc" replaces the collector of --jvm-opts.
+    "vt-unbounded-zgc": dict(
+        desc="vt-unbounded on generational ZGC instead of G1 (same heap size)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True, gc="zgc"),
+    "vt-unbounded-6g": dict(
+        desc="vt-unbounded with a 6 GiB heap instead of 2 GiB (G1; what ./sling-vt run's JVM may grow to on a 24 GiB "
+             "machine: a quarter of the memory)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0}}, virtual=True, ours=True, heap="6g"),
+    "kernel-200-zgc": dict(
+        desc="kernel-200 on generational ZGC instead of G1 (same heap size)",
+        cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 200}}, virtual=False, ours=True, gc="zgc"),
     "vt-cap-100": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=100 with a queue that holds every client "
              "(maxQueuedRequests=10000, queueTimeout=60 s): a cap sized against a JDBC pool (--store postgres)",
@@ -83,7 +94,9 @@ EXTRA_POINTS = [("park10s", 4000)]
 WARMUP_PARAMS = "reads=20&cpuIterations=50&idleDelay=5"
 
 # The full run includes the A/A twin: a ratio within the twins' spread at that point is "undecided" (report.py).
-FULL = dict(configs=[c for c in CONFIGS if c != "vt-cap-100"], workloads=["R10ms", "R100ms", "R1s", "repo200", "page"],
+# The collector and heap variants are for the efficiency runs (issue #13), not the full run.
+LAB_ONLY = ("vt-cap-100", "vt-unbounded-zgc", "vt-unbounded-6g", "kernel-200-zgc")
+FULL = dict(configs=[c for c in CONFIGS if c not in LAB_ONLY], workloads=["R10ms", "R100ms", "R1s", "repo200", "page"],
             concurrency=[100, 1000, 4000, 8000], extra=EXTRA_POINTS, warmup=30, duration=20, pause=1)
 
 QUICK = dict(configs=["kernel-200", "vt-unbounded"], workloads=["R100ms", "R1s"],
@@ -99,6 +112,21 @@ QUICK_POSTGRES = dict(configs=["kernel-200", "vt-unbounded"], workloads=["cold50
                       extra=[], warmup=15, duration=20, pause=2)
 
 DEFAULT_JVM_OPTS = "-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC"
+
+# JVM options that select a collector; a configuration's "gc" replaces them. JDK 21-22 need ZGenerational for the
+# generational ZGC (JDK 23 made it the default, JDK 24 removed the old mode and the flag with it).
+GC_FLAGS = {"g1": ["-XX:+UseG1GC"], "zgc": ["-XX:+UseZGC"], "zgc-21": ["-XX:+UseZGC", "-XX:+ZGenerational"]}
+
+
+def jvm_opts_for(opts, gc, java_feature, heap=None):
+    """--jvm-opts with the collector of a configuration's "gc" and its fixed heap size "heap" (None: as given)."""
+    kept = opts.split()
+    if heap:
+        kept = [o for o in kept if not o.startswith(("-Xms", "-Xmx"))] + [f"-Xms{heap}", f"-Xmx{heap}"]
+    if gc:
+        kept = [o for o in kept if not (o.startswith("-XX:+Use") and o.endswith("GC")) and "ZGenerational" not in o]
+        kept += GC_FLAGS["zgc-21" if gc == "zgc" and java_feature and java_feature < 23 else gc]
+    return " ".join(kept) if (gc or heap) else opts
 MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of the previous point)
 
 GC_TAIL_S = 4  # seconds the load runs on after the measured window, for the full GC of the heap figure
@@ -111,12 +139,13 @@ DRAIN_TIMEOUT = 120
 def point_duration(args, rows, name, wname, conns):
     """The measured seconds plus the expected ramp (C / throughput at the previous C of this configuration)."""
     r_s = -(-WORKLOADS[wname]["r_ms"] // 1000)
-    prev = [r for r in rows if r["config"] == name and r["workload"] == wname and r["concurrency"] < conns
+    # Rows of an earlier invocation (--append) come from results.csv as text.
+    prev = [r for r in rows if r["config"] == name and r["workload"] == wname and int(r["concurrency"]) < conns
             and r.get("rps_steady")]
     ramp = r_s
     if prev:
-        best = max(prev, key=lambda r: r["concurrency"])
-        ramp = max(ramp, -(-conns // max(1, int(best["rps_steady"]))))
+        best = max(prev, key=lambda r: int(r["concurrency"]))
+        ramp = max(ramp, -(-conns // max(1, int(float(best["rps_steady"])))))
     return args.duration + min(MAX_RAMP_S, ramp)
 
 

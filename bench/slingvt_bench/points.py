@@ -9,7 +9,8 @@ from .common import BenchError, log
 from .httpget import http_get
 from .load import run_oha, run_wrk, steady_rate
 from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
-from .sampling import heap_after_gc, proc_cpu_seconds, proc_threads_rss, wait_quiet
+from .sampling import (heap_after_gc, proc_cpu_seconds, proc_threads_rss, thread_census, thread_cpu_split,
+                       wait_quiet)
 
 
 def warmup(args, inst, pdir):
@@ -32,6 +33,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     if probe:
         probe.begin()
     cpu0 = proc_cpu_seconds(inst.pid)
+    split0 = thread_cpu_split(inst.pid)
     others0 = [proc_cpu_seconds(o.pid) for o in others]
     t0 = time.time()
 
@@ -39,7 +41,8 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         """The measured window ends: CPU, threads and the database figures are taken here, before the tail."""
         th, rss = proc_threads_rss(inst.pid)
         samples["end"] = dict(t=time.time(), cpu=proc_cpu_seconds(inst.pid), th=th, rss=rss,
-                              others=[proc_cpu_seconds(o.pid) for o in others])
+                              others=[proc_cpu_seconds(o.pid) for o in others],
+                              split=thread_cpu_split(inst.pid), census=thread_census(inst.pid))
         if probe:
             probe.load_done()
 
@@ -61,7 +64,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
             time.sleep(0.5)
 
     timeout_s = args.wrk_timeout
-    suffix = f"-r{rnd}" if args.rounds > 1 else ""
+    suffix = f"-r{rnd}" if args.rounds > 1 or getattr(args, "append", None) else ""
     res = run_wrk(args, url, conns, duration + GC_TAIL_S,
                   os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"), timeout_s, sampler)
     if samples["end"] is None:  # wrk ended before the window did: take what there is now
@@ -71,6 +74,11 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     others1 = samples["end"]["others"]
     others_cpu = sum(b - a for a, b in zip(others0, others1) if a is not None and b is not None)
     th_end = samples["end"]["th"]
+    split1 = samples["end"]["split"]
+    gc_pct = jit_pct = ""
+    if split0 and split1:
+        gc_pct = round(100.0 * (split1[0] - split0[0]) / wall, 1)
+        jit_pct = round(100.0 * (split1[1] - split0[1]) / wall, 1)
     # Drain: the instance must be idle again (CPU), and a light request must get through (kernel pools queue FIFO).
     d0 = time.time()
     quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
@@ -97,13 +105,15 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         heap_after_gc_mib=round(samples["heap"], 1) if samples["heap"] and samples["heap"] > 0 else "",
         cpu_pct=round(100.0 * (cpu1 - cpu0) / wall, 1) if cpu0 is not None and cpu1 is not None else "",
         others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
+        gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
         **db)
     log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if args.rounds > 1 else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
         f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
-        f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (idle instances {row['others_cpu_pct']} %), "
+        f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (GC {gc_pct} %, JIT {jit_pct} %; "
+        f"idle instances {row['others_cpu_pct']} %), "
         f"drain {row['drain_s']} s"
         + (f"; database: {db['db_rt_per_req']} round trips/request, CPU {db['db_cpu_pct']} %, pool active peak "
            f"{db['pool_active_max']}, waiting peak {db['pool_waiting_max']} ({db['pool_samples']} samples)" if db else ""))
@@ -114,7 +124,10 @@ def open_model(args, live, plan, rows, pdir, out):
     """After the closed-model grid: each configuration at fixed arrival rates (openload.FRACTIONS of its own
     capacity on the workload), configurations interleaved per rate, each followed by the drain."""
     path = os.path.join(out, "openmodel.csv")
-    done = []
+    # --append: the rates measured before stay; a configuration and workload measured again replaces them.
+    done = openload.read_csv(path) if getattr(args, "append", None) else []
+    again = {(i.name, w) for i in live for w in plan["workloads"]}
+    done = [r for r in done if (r["config"], r["workload"]) not in again]
     # --quick: the 90 % rate only, 10 s each, so that the quick run stays under 10 minutes.
     fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS, openload.DURATION_S)
     for wname in plan["workloads"]:

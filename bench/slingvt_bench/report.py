@@ -55,6 +55,52 @@ def losses_first(d):
     return L
 
 
+def cpu_table(d):
+    """CPU per successful request and the collectors' share of it: where the cost per request goes as C grows."""
+    if not any(d.get(cf, w, c, "gc_cpu_pct") for cf in d.configs for w, c in d.points()):
+        return []
+    L = ["## CPU per request and garbage collection\n",
+         "ms of server CPU per successful request over the measured window (utime + stime ÷ successful answers), "
+         "and in brackets the share of that CPU spent by the collector's threads (GC workers, G1 refinement and "
+         "marking, ZGC workers and drivers, the VM thread) — from `/proc/<pid>/task/*/stat`.\n",
+         "| workload | C | " + " | ".join(d.configs) + " |", "|---|---:|" + "---:|" * len(d.configs)]
+    for w, c in d.points():
+        cells = []
+        for cf in d.configs:
+            cpu, thr, gc = (num(d.get(cf, w, c, k)) for k in ("cpu_pct", "thr", "gc_cpu_pct"))
+            if not cpu or not thr:
+                cells.append("–")
+                continue
+            share = f" ({100 * gc / cpu:.0f} % GC)" if gc is not None else ""
+            cells.append(f"{10.0 * cpu / thr:.2f}{share}")
+        L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
+    L.append("")
+    return L
+
+
+def census_table(d):
+    """The OS threads of each configuration at its largest measured point, by name group (what makes the count)."""
+    rows = []
+    for cf in d.configs:
+        pts = [(c, w) for w, c in d.points() if d.get(cf, w, c, "thread_census")]
+        if pts:
+            c, w = max(pts)
+            rows.append((cf, w, c, d.get(cf, w, c, "thread_census")))
+    if not rows:
+        return []
+    L = ["## Where the OS threads are\n",
+         "Live threads at the end of the measured window of each configuration's largest point, grouped by name "
+         "with the numbers taken out (Linux keeps 15 characters of a thread name); groups of one are summed.\n",
+         "| configuration | point | total | groups |", "|---|---|---:|---|"]
+    for cf, w, c, census in rows:
+        groups = [(k, int(v)) for k, v in (g.split("=", 1) for g in census.split(";") if "=" in g)]
+        big = [f"{k} {v}" for k, v in sorted(groups, key=lambda kv: -kv[1]) if v > 1]
+        ones = sum(v for _, v in groups if v == 1)
+        L.append(f"| {cf} | {w} C={c:,} | {sum(v for _, v in groups)} | {', '.join(big)}, {ones} others of one |")
+    L.append("")
+    return L
+
+
 def database_table(d, meta):
     if not any(d.get(cf, w, c, "db_cpu_pct") for cf in d.configs for w, c in d.points()):
         return []
@@ -189,6 +235,8 @@ def markdown(d, meta):
                  if (cf, w, c) in d.by else "–" for cf in cfgs]
         L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
     L.append("")
+    L += cpu_table(d)
+    L += census_table(d)
     L += database_table(d, meta)
     L.append("## Plots\n")
     for w in [w for w in d.workloads if w not in PLOT_SKIP]:

@@ -35,15 +35,73 @@ def proc_cpu_seconds(pid):
 
 
 def heap_after_gc(jcmd, pid):
-    """Full GC, then the used heap in MiB (G1: 'garbage-first heap total ..K, used ..K')."""
+    """Full GC, then the used heap in MiB (G1 or ZGC, read from GC.heap_info)."""
     try:
         subprocess.run([jcmd, str(pid), "GC.run"], capture_output=True, timeout=30)
         out = subprocess.run([jcmd, str(pid), "GC.heap_info"], capture_output=True, text=True, timeout=30).stdout
     except subprocess.TimeoutExpired:
         return None
-    # JDK 25: "garbage-first heap   total reserved 6172672K, committed 180224K, used 49691K [...]"
-    m = re.search(r"heap\s+total[^\n]*?used\s+(\d+)K", out)
-    return int(m.group(1)) / 1024.0 if m else None
+    return used_heap_mib(out)
+
+
+def used_heap_mib(heap_info):
+    """The used heap of a GC.heap_info answer in MiB. G1 (JDK 25): "garbage-first heap   total reserved 6172672K,
+    committed 180224K, used 49691K [...]"; ZGC: " ZHeap           used 84M, capacity 2048M, max capacity 2048M"."""
+    m = re.search(r"heap\s+total[^\n]*?used\s+(\d+)([KMG])", heap_info) or re.search(
+        r"ZHeap\s+used\s+(\d+)([KMG])", heap_info)
+    if not m:
+        return None
+    return int(m.group(1)) * {"K": 1 / 1024.0, "M": 1.0, "G": 1024.0}[m.group(2)]
+
+
+# Which JVM threads do what, by the name Linux keeps of them (/proc/<pid>/task/<tid>/comm, at most 15 characters):
+# HotSpot's G1 and ZGC workers, drivers and refinement threads, and its JIT compilers.
+GC_THREAD = re.compile(r"^(GC Thread|G1 |Z[A-Z][a-z]|VM Thread)")
+JIT_THREAD = re.compile(r"^C[12] Compiler")
+
+
+def thread_cpu_split(pid):
+    """CPU seconds of the process's threads, split into (gc, jit, all): GC includes the VM thread, which runs the
+    safepoint operations of the collectors. Threads that ended in between are missing from both readings; under a
+    steady load those are short-lived and few."""
+    gc = jit = total = 0.0
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = f.read().strip()
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        cpu = (int(fields[11]) + int(fields[12])) / CLK_TCK
+        total += cpu
+        if GC_THREAD.match(name):
+            gc += cpu
+        elif JIT_THREAD.match(name):
+            jit += cpu
+    return gc, jit, total
+
+
+def thread_census(pid):
+    """Live OS threads grouped by name with the numbers taken out ("qtp1914326-45" -> "qtp-"), largest group first,
+    as "name=count;..." for results.csv."""
+    groups = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return ""
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                name = re.sub(r"[0-9]+", "", f.read().strip()).rstrip(" #-") or "?"
+        except OSError:
+            continue
+        groups[name] = groups.get(name, 0) + 1
+    return ";".join(f"{k}={v}" for k, v in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def wait_quiet(pid, timeout):

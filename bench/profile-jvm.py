@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+"""Entry point of ./sling-vt profile (slingvt_bench.jvmprofile): CPU, allocations and heap of one configuration."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from slingvt_bench import jvmprofile  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(jvmprofile.run())

@@ -1,0 +1,203 @@
+"""./sling-vt profile: where the CPU, the allocations and the heap of one configuration go as concurrency grows.
+
+One fresh instance (a benchmark configuration, by default vt-unbounded), warmed up like the benchmark's; then for
+each concurrency a wrk load with a JFR recording (settings=profile) and the CPU per request over the run, and last
+a heap census: the class histogram of the idle instance against the one with N requests parked. The report
+(profile.md) names the code that uses the CPU by component (the package of the sampled top frame), the top
+allocation sites, the GC pauses and the heap each parked request holds, by class."""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import time
+
+from .common import BenchError, free_port, log, run_main, stop_all
+from .httpget import http_get
+from .instances import Instance, add_launch_args, check_launch_args
+from .load import ensure_wrk, run_wrk
+from .plan import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
+from .points import warmup
+from .sampling import proc_cpu_seconds, raise_fd_limit
+
+# The component a sampled top frame belongs to, first match wins (package prefixes).
+COMPONENTS = [
+    ("Sling VT (ours)", ("io.github.slingvt.",)),
+    ("Oak", ("org.apache.jackrabbit.",)),
+    ("Sling", ("org.apache.sling.",)),
+    ("Jetty", ("org.eclipse.jetty.",)),
+    ("Felix / OSGi", ("org.apache.felix.", "org.osgi.")),
+    ("virtual thread scheduling (JDK)", ("jdk.internal.vm.", "java.lang.VirtualThread", "java.util.concurrent.ForkJoin")),
+    ("JSON / logging", ("com.fasterxml.", "ch.qos.logback.", "org.slf4j.")),
+    ("crypto (the workload's SHA-256)", ("sun.security.", "java.security.")),
+    ("network I/O (JDK)", ("sun.nio.", "java.nio.", "java.net.")),
+    ("other JDK", ("java.", "jdk.", "sun.")),
+]
+PARK_DELAY_MS = 30000
+
+
+def component(frame):
+    return next((name for name, prefixes in COMPONENTS if frame.startswith(prefixes)), "other")
+
+
+def cpu_by_component(jfr, recording):
+    """Execution samples by the component of their top frame: {component: share}, and the top frames."""
+    out = subprocess.run([jfr, "print", "--json", "--stack-depth", "1", "--events", "jdk.ExecutionSample",
+                          recording], capture_output=True, text=True, timeout=300).stdout
+    frames = collections.Counter()
+    for ev in json.loads(out or "{}").get("recording", {}).get("events", []):
+        st = (ev.get("values", {}).get("stackTrace") or {}).get("frames") or []
+        if st:
+            m = st[0]["method"]
+            frames[f"{m['type']['name']}.{m['name']}"] += 1
+    total = sum(frames.values()) or 1
+    comps = collections.Counter()
+    for f, n in frames.items():
+        comps[component(f)] += n
+    return {k: v / total for k, v in comps.most_common()}, frames.most_common(12), total
+
+
+def jfr_view(jfr, view, recording, width=160):
+    return subprocess.run([jfr, "view", "--width", str(width), view, recording], capture_output=True, text=True,
+                          timeout=300).stdout.strip()
+
+
+def histogram(jcmd, pid):
+    """GC.class_histogram (it runs a full GC first): {class: (instances, bytes)}."""
+    return parse_histogram(subprocess.run([jcmd, str(pid), "GC.class_histogram"], capture_output=True, text=True,
+                                          timeout=120).stdout)
+
+
+def parse_histogram(text):
+    """ " num     #instances         #bytes  class name (module)" rows -> {class: (instances, bytes)}."""
+    return {m.group(3): (int(m.group(1)), int(m.group(2)))
+            for m in re.finditer(r"^\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", text, re.M)}
+
+
+def in_flight(inst):
+    code, body = http_get(inst.url + "/system/console/status-slingvt-http.json", timeout=10, auth="admin:admin")
+    try:
+        return int(json.loads(body).get("inFlight", 0)) if code == 200 else 0
+    except ValueError:
+        return 0
+
+
+def heap_per_parked(args, inst, pdir):
+    """Class histogram with N requests parked minus the idle one, per parked request."""
+    idle = histogram(args.jcmd, inst.pid)
+    url = f"{inst.url}{WORK_PATH}?idleDelay={PARK_DELAY_MS}"
+    parked = {}
+
+    def sampler(_proc):
+        deadline = time.time() + PARK_DELAY_MS / 1000.0 - 5
+        while time.time() < deadline and in_flight(inst) < args.park * 0.95:
+            time.sleep(0.5)
+        parked["n"] = in_flight(inst)
+        parked["h"] = histogram(args.jcmd, inst.pid)
+
+    run_wrk(args, url, args.park, PARK_DELAY_MS // 1000 + 5, os.path.join(pdir, f"park{args.park}.json"),
+            PARK_DELAY_MS // 1000 + 30, sampler)
+    n = parked.get("n") or 0
+    if n < 1:
+        raise BenchError(f"no request was parked (in flight {n})")
+    diff = {k: (parked["h"][k][0] - idle.get(k, (0, 0))[0], parked["h"][k][1] - idle.get(k, (0, 0))[1])
+            for k in parked["h"]}
+    total = sum(b for _, b in diff.values())
+    top = sorted(diff.items(), key=lambda kv: -kv[1][1])[:15]
+    return n, total, top
+
+
+def profile_point(args, inst, wname, conns, pdir):
+    w = WORKLOADS[wname]
+    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+    rec = os.path.join(pdir, f"{wname}-c{conns}.jfr")
+    subprocess.run([args.jcmd, str(inst.pid), "JFR.start", "name=slingvt-profile", "settings=profile",
+                    f"filename={rec}"], capture_output=True, timeout=60, check=True)
+    cpu0, t0 = proc_cpu_seconds(inst.pid), time.time()
+    res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, f"{wname}-c{conns}.wrk.json"), 60)
+    cpu1, wall = proc_cpu_seconds(inst.pid), time.time() - t0
+    subprocess.run([args.jcmd, str(inst.pid), "JFR.stop", "name=slingvt-profile"], capture_output=True, timeout=120)
+    ok = res["requests"] - res.get("non2xx", 0)
+    comps, frames, samples = cpu_by_component(args.jfr, rec)
+    log(f"{wname} C={conns}: {ok} requests, {(cpu1 - cpu0) * 1000 / max(ok, 1):.2f} ms CPU each, {samples} samples")
+    return dict(workload=wname, c=conns, ok=ok, rps=ok / wall, cpu_ms=(cpu1 - cpu0) * 1000 / max(ok, 1),
+                cpu_pct=100 * (cpu1 - cpu0) / wall, comps=comps, frames=frames, samples=samples,
+                gc_pauses=jfr_view(args.jfr, "gc-pauses", rec), gc_cpu=jfr_view(args.jfr, "gc-cpu-time", rec),
+                alloc=jfr_view(args.jfr, "allocation-by-site", rec, 200))
+
+
+def markdown(args, points, park):
+    L = [f"# Profile of {args.config}, {args.workload} (`./sling-vt profile`)\n",
+         f"One instance, `{args.jvm_opts}`, warm-up {args.warmup} s, {args.duration} s of wrk per point on the same "
+         "2 cores; CPU per request = process CPU ÷ successful answers over the whole wrk run (ramp included).\n",
+         "| C | answers/s | CPU % | ms CPU per answer | JFR samples |", "|---:|---:|---:|---:|---:|"]
+    L += [f"| {p['c']:,} | {p['rps']:,.0f} | {p['cpu_pct']:.0f} | {p['cpu_ms']:.2f} | {p['samples']:,} |"
+          for p in points]
+    names = [n for n, _ in COMPONENTS] + ["other"]
+    L += ["\n## CPU by component (top frame of JFR execution samples)\n",
+          "| component | " + " | ".join(f"C={p['c']:,}" for p in points) + " |",
+          "|---|" + "---:|" * len(points)]
+    for n in names:
+        if any(p["comps"].get(n) for p in points):
+            L.append(f"| {n} | " + " | ".join(f"{100 * p['comps'].get(n, 0):.1f} %" for p in points) + " |")
+    for p in points:
+        L += [f"\n## C = {p['c']:,}\n", "Top frames (samples):\n", "```"]
+        L += [f"{n:6d}  {f}" for f, n in p["frames"]]
+        L += ["```", "\nGC pauses:\n", "```", p["gc_pauses"], "```", "\nGC CPU time:\n", "```", p["gc_cpu"], "```",
+              "\nAllocation by site:\n", "```", "\n".join(p["alloc"].splitlines()[:25]), "```"]
+    if park:
+        n, total, top = park
+        L += [f"\n## Heap per parked request ({n:,} parked for {PARK_DELAY_MS // 1000} s)\n",
+              f"Live heap after full GC, parked minus idle: {total / 1048576:.0f} MiB, "
+              f"{total / n / 1024:.1f} KiB per parked request.\n",
+              "| class | instances per request | bytes per request |", "|---|---:|---:|"]
+        L += [f"| `{k}` | {i / n:.1f} | {b / n:,.0f} |" for k, (i, b) in top]
+    return "\n".join(L) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="./sling-vt profile", description=__doc__.split("\n")[0])
+    ap.add_argument("--config", default="vt-unbounded", help="a benchmark configuration: " + ", ".join(CONFIGS))
+    ap.add_argument("--workload", default="R1s", help="a benchmark workload: " + ", ".join(WORKLOADS))
+    ap.add_argument("--concurrency", default="1000,8000", help="comma-separated connection counts")
+    ap.add_argument("--duration", type=int, default=30, help="seconds of load per concurrency")
+    ap.add_argument("--warmup", type=int, default=30)
+    ap.add_argument("--park", type=int, default=4000, help="requests to park for the heap census (0: none)")
+    ap.add_argument("--out", help="output folder (default .sling-vt/profile/<time>)")
+    ap.add_argument("--jvm-opts", default=DEFAULT_JVM_OPTS)
+    ap.add_argument("--feature", choices=["starter", "lean"], default="starter")
+    ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature")
+    add_launch_args(ap)
+    args = ap.parse_args()
+    if args.config not in CONFIGS or args.workload not in WORKLOADS:
+        raise BenchError(f"unknown --config {args.config} or --workload {args.workload}")
+    if not 0 <= args.park <= 20000 or args.duration < 5:
+        raise BenchError("--park takes 0 to 20000, --duration at least 5")
+    conc = [int(c) for c in args.concurrency.split(",")]
+    args.store, args.pool_max, args.no_pin, args.pin, args.wrk_threads = "segment", None, False, False, 2
+    check_launch_args(args, "profile")
+    args.jfr = os.path.join(args.java_home, "bin", "jfr")
+    args.wrk = ensure_wrk()
+    raise_fd_limit()
+    plan_cpus(args)
+    out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "profile", time.strftime("%Y%m%d-%H%M%S")))
+    pdir = os.path.join(out, "raw")
+    os.makedirs(pdir, exist_ok=True)
+    inst = Instance(args, args.config, os.path.join(out, "instance"), free_port())
+    try:
+        inst.start()
+        warmup(args, inst, pdir)
+        points = [profile_point(args, inst, args.workload, c, pdir) for c in conc]
+        park = heap_per_parked(args, inst, pdir) if args.park else None
+    finally:
+        inst.stop()
+        stop_all()
+    with open(os.path.join(out, "profile.md"), "w") as f:
+        f.write(markdown(args, points, park))
+    log(f"done: {out}/profile.md")
+    return 0
+
+
+def run():
+    return run_main(main, "profile")

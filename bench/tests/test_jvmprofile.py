@@ -1,0 +1,29 @@
+"""./sling-vt profile's pure parts: which component a sampled frame belongs to, and the class histogram."""
+import unittest
+
+from slingvt_bench.jvmprofile import component, parse_histogram
+
+
+class JvmProfileTest(unittest.TestCase):
+
+    def test_frames_are_sorted_into_components_by_package(self):
+        self.assertEqual(component("io.github.slingvt.http.internal.DispatchHandler.handle"), "Sling VT (ours)")
+        self.assertEqual(component("org.apache.jackrabbit.oak.segment.SegmentId.getSegment"), "Oak")
+        self.assertEqual(component("org.eclipse.jetty.io.ArrayByteBufferPool.acquire"), "Jetty")
+        self.assertEqual(component("java.util.concurrent.ForkJoinPool.scan"), "virtual thread scheduling (JDK)")
+        self.assertEqual(component("sun.security.provider.SHA2.implCompress0"), "crypto (the workload's SHA-256)")
+        self.assertEqual(component("java.util.HashMap.get"), "other JDK")
+        self.assertEqual(component("com.example.Foo.bar"), "other")
+
+    def test_class_histogram_rows(self):
+        text = (" num     #instances         #bytes  class name (module)\n"
+                "-------------------------------------------------------\n"
+                "   1:        120345       98765432  [B (java.base@25.0.3)\n"
+                "   2:          4000        1234567  jdk.internal.vm.StackChunk (java.base@25.0.3)\n"
+                "Total        124345      100000000\n")
+        self.assertEqual(parse_histogram(text), {"[B": (120345, 98765432),
+                                                 "jdk.internal.vm.StackChunk": (4000, 1234567)})
+
+
+if __name__ == "__main__":
+    unittest.main()

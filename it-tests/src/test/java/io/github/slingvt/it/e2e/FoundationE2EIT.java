@@ -119,6 +119,26 @@ class FoundationE2EIT {
                 .contains("sling.fileinstall.dir = " + sling.installDir());
     }
 
+    /**
+     * The feature sizes Felix Event Admin (4 + 2 threads instead of 20 + 10) and the health check executor (4
+     * instead of up to 25), whose threads otherwise stand idle (issue #13). Counted by name in /proc.
+     */
+    @Test
+    void eventAdminAndHealthChecksKeepFewPlatformThreads() {
+        final Map<String, Long> names = OverloadSupport.osThreadNames(sling.pid());
+        assertThat(count(names, "EventAdminThrea")).as("Event Admin delivery threads in %s", names)
+                .isLessThanOrEqualTo(4);
+        assertThat(count(names, "EventAdminAsync")).as("Event Admin async threads in %s", names)
+                .isLessThanOrEqualTo(2);
+        assertThat(count(names, "HealthCheck") + count(names, "hc-thread")).as("health check threads in %s", names)
+                .isBetween(1L, 4L);
+    }
+
+    private static long count(Map<String, Long> names, String prefix) {
+        return names.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
     @Test
     void startupLogHasNoUnexpectedErrors() {
         final ErrorLogAllowlist allowlist = ErrorLogAllowlist.load();

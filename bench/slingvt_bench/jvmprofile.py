@@ -50,7 +50,7 @@ def cpu_by_component(jfr, recording):
         st = (ev.get("values", {}).get("stackTrace") or {}).get("frames") or []
         if st:
             m = st[0]["method"]
-            frames[f"{m['type']['name']}.{m['name']}"] += 1
+            frames[f"{m['type']['name'].replace('/', '.')}.{m['name']}"] += 1
     total = sum(frames.values()) or 1
     comps = collections.Counter()
     for f, n in frames.items():
@@ -118,7 +118,7 @@ def profile_point(args, inst, wname, conns, pdir):
     res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, f"{wname}-c{conns}.wrk.json"), 60)
     cpu1, wall = proc_cpu_seconds(inst.pid), time.time() - t0
     subprocess.run([args.jcmd, str(inst.pid), "JFR.stop", "name=slingvt-profile"], capture_output=True, timeout=120)
-    ok = res["requests"] - res.get("non2xx", 0)
+    ok = res["requests"] - res["errors"]["status"]
     comps, frames, samples = cpu_by_component(args.jfr, rec)
     log(f"{wname} C={conns}: {ok} requests, {(cpu1 - cpu0) * 1000 / max(ok, 1):.2f} ms CPU each, {samples} samples")
     return dict(workload=wname, c=conns, ok=ok, rps=ok / wall, cpu_ms=(cpu1 - cpu0) * 1000 / max(ok, 1),

@@ -2,7 +2,7 @@
 import unittest
 
 from slingvt_bench.data import Data
-from slingvt_bench.verdicts import aa_spread, physical_limit, verdict
+from slingvt_bench.verdicts import aa_spread, physical_limit, targets, verdict
 
 
 def row(config, thr, c=1000, rnd=1, cpu="", bound=""):
@@ -36,6 +36,14 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(physical_limit(d, "R1s", 1000, 2), 1000)
         d = Data([row("k", 1000, cpu=50, bound=8000)])
         self.assertEqual(physical_limit(d, "R1s", 1000, 2), 4000)
+
+    def test_the_setup_targets_are_judged_for_unbounded_and_adaptive_alike(self):
+        rows = [row(v, 1000, c=1000, cpu=100, bound=1000) for v in ("vt-unbounded", "vt-adaptive")]
+        rows += [row("vt-unbounded", 1000, c=8000, cpu=150, bound=8000), row("vt-adaptive", 1000, c=8000, cpu=105,
+                                                                                bound=8000)]
+        out = {label: v for label, _, v in targets(Data(rows), dict(machine=dict(nproc=2)))}
+        self.assertEqual(out["R=1 s: vt-unbounded CPU per request at C=8,000 within 10 % of C=1,000"], "MISSED")
+        self.assertEqual(out["R=1 s: vt-adaptive CPU per request at C=8,000 within 10 % of C=1,000"], "met")
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ from . import openload
 from . import pgstore
 from . import data
 from . import report
+from . import verdicts
 from .common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
 from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
 from .load import ensure_wrk
-from .plan import (CONFIGS, DEFAULT_JVM_OPTS, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S, QUICK, QUICK_POSTGRES,
+from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S, QUICK, QUICK_POSTGRES,
                    WORKLOADS, plan_cpus, point_duration)
 from .points import measure_point, open_model, warmup
 from .sampling import machine_info, raise_fd_limit
@@ -30,6 +31,11 @@ def main():
     ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
     ap.add_argument("--rounds", type=int, default=1,
                     help="measure every point this many times (interleaved); tables show the median and the spread")
+    ap.add_argument("--decisive-rounds", type=int,
+                    help="after the grid, measure the decisive points (a target's ratio within 15 %% or twice the A/A "
+                         "spread of its goal) again until they have this many rounds (full run: 3; 1 = off)")
+    ap.add_argument("--decisive-points", type=int, default=6,
+                    help="at most this many decisive points get the extra rounds, closest to their goal first")
     ap.add_argument("--points", help="comma-separated WORKLOAD:C pairs: measure only these points of the plan "
                     "(e.g. repo200:8000,page:4000)")
     ap.add_argument("--append", metavar="DIR", help="add rounds to the run in DIR (its results.csv and meta.json): "
@@ -82,6 +88,8 @@ def main():
     plan["workloads"] = [w for w in plan["workloads"] if w not in extra_names]
     if args.concurrency:
         plan["concurrency"] = [int(c) for c in args.concurrency.split(",")]
+    if args.decisive_rounds is None:
+        args.decisive_rounds = plan.get("decisive_rounds", 1)
     for k in ("duration", "warmup"):
         if getattr(args, k) is None:
             setattr(args, k, plan[k])
@@ -161,11 +169,13 @@ def main():
     if args.rounds < 1:
         raise BenchError("--rounds must be 1 or more")
     points = args.rounds * sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
+    if args.decisive_rounds > args.rounds:
+        points += (args.decisive_rounds - args.rounds) * min(args.decisive_points, len(grid)) * len(plan["configs"])
     est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 10)
     log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
         f"{len(grid)} points, {points} measurements; estimated {est // 60} min {est % 60} s")
 
-    rows = earlier
+    rows = list(earlier)  # earlier: only what the run in --append DIR had, for the round numbers
     started = time.time()
     csv_path = os.path.join(out, "results.csv")
     live = []
@@ -187,27 +197,17 @@ def main():
                 log(f"{name}: {e}")
                 inst.info["error"] = str(e)
                 inst.stop()
-        rounds = [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)]
-        for rnd, i, (wname, c) in rounds:
-            k = (i + rnd) % len(live) if live else 0
-            for inst in live[k:] + live[:k]:
-                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
-                    continue
-                try:
-                    inst.check_alive()
-                    duration = point_duration(args, rows, inst.name, wname, c)
-                    others = [o for o in live if o is not inst and "error" not in o.info]
-                    row = measure_point(args, inst, wname, c, pdir, duration, others,
-                                        rnd + 1 + last_round(earlier, wname, c))
-                    rows.append(row)
-                except BenchError as e:
-                    log(f"{inst.name}: {e}")
-                    inst.info["error"] = str(e)
-                data.write_csv(csv_path, rows)
-                meta["elapsed_s"] = round(time.time() - started)
-                with open(os.path.join(out, "meta.json"), "w") as f:
-                    json.dump(meta, f, indent=2)
-                time.sleep(plan["pause"])
+        run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
+                   [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)])
+        if args.decisive_rounds > args.rounds:
+            close = verdicts.decisive_points(data.Data(rows), grid, DEFAULT_VIRTUAL, meta["machine"].get("nproc"),
+                                             args.decisive_points)
+            meta["decisive"] = dict(points=[f"{w}:{c}" for w, c in close], rounds=args.decisive_rounds)
+            log(f"decisive points (a verdict within {100 * verdicts.DECISIVE_MARGIN:.0f} % or twice the A/A spread "
+                f"of its goal): {', '.join(meta['decisive']['points']) or 'none'}; rounds "
+                f"{args.rounds + 1}..{args.decisive_rounds} there")
+            run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
+                       [(r, i, wc) for r in range(args.rounds, args.decisive_rounds) for i, wc in enumerate(close)])
         if not args.no_open_model:
             open_model(args, live, plan, rows, pdir, out)
     finally:
@@ -227,6 +227,32 @@ def main():
     shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
     log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
     return 0
+
+
+def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds):
+    """Measures (round, index, (workload, C)) in order, every live instance per point, the first instance rotating
+    with the index and round; rows, results.csv and meta.json are updated after every measurement."""
+    csv_path = os.path.join(out, "results.csv")
+    for rnd, i, (wname, c) in rounds:
+        k = (i + rnd) % len(live) if live else 0
+        for inst in live[k:] + live[:k]:
+            if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
+                continue
+            try:
+                inst.check_alive()
+                duration = point_duration(args, rows, inst.name, wname, c)
+                others = [o for o in live if o is not inst and "error" not in o.info]
+                row = measure_point(args, inst, wname, c, pdir, duration, others,
+                                    rnd + 1 + last_round(earlier, wname, c))
+                rows.append(row)
+            except BenchError as e:
+                log(f"{inst.name}: {e}")
+                inst.info["error"] = str(e)
+            data.write_csv(csv_path, rows)
+            meta["elapsed_s"] = round(time.time() - started)
+            with open(os.path.join(out, "meta.json"), "w") as f:
+                json.dump(meta, f, indent=2)
+            time.sleep(plan["pause"])
 
 
 def parse_points(text):

@@ -64,7 +64,9 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
             time.sleep(0.5)
 
     timeout_s = args.wrk_timeout
-    suffix = f"-r{rnd}" if args.rounds > 1 or getattr(args, "append", None) else ""
+    # Files per round whenever a point may have more than one (--rounds, --decisive-rounds, --append).
+    multi = args.rounds > 1 or getattr(args, "decisive_rounds", 1) > 1 or getattr(args, "append", None)
+    suffix = f"-r{rnd}" if multi else ""
     res = run_wrk(args, url, conns, duration + GC_TAIL_S,
                   os.path.join(pdir, f"{inst.name}-{wname}-c{conns}{suffix}.json"), timeout_s, sampler)
     if samples["end"] is None:  # wrk ended before the window did: take what there is now
@@ -108,7 +110,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
         **db)
-    log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if args.rounds > 1 else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
+    log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if multi else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
         f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "

@@ -159,3 +159,36 @@ def setup_targets(d, v, nproc):
                 "not measured" if not th else f"peak {max(th):.0f}", "not measured" if not th else
                 ("met" if max(th) <= 60 else "MISSED")))
     return out
+
+
+# A ratio this close to its goal (or within twice the A/A spread of it) may land on the other side with one more
+# round: such a point is decisive and gets the extra rounds of --decisive-rounds.
+DECISIVE_MARGIN = 0.15
+
+
+def decisive_points(d, grid, default_virtual, nproc, limit):
+    """The points whose verdict one round cannot settle, closest to its goal first, at most `limit`: the default
+    virtual setup against the better kernel pool and felix-virtual (goal 1.0), adaptive against unbounded at C=100
+    (0.97), and R1s at C=4,000/8,000 as a share of min(C/R, X_cpu) (0.9)."""
+    gaps = {}
+
+    def consider(w, c, r, goal):
+        if r is None:
+            return
+        gap = abs(r / goal - 1)
+        if gap <= max(DECISIVE_MARGIN, 2 * (aa_spread(d, w, c) or 0)):
+            gaps[(w, c)] = min(gaps.get((w, c), gap), gap)
+
+    for w, c in grid:
+        kernels = [num(d.get(k, w, c, "thr")) for k in KERNEL]
+        best = max((k for k, t in zip(KERNEL, kernels) if t is not None), key=lambda k: num(d.get(k, w, c, "thr")),
+                   default=None)
+        for b in [best, "felix-virtual"]:
+            if b:
+                consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)
+        if c == 100 and w in ("R10ms", "R100ms"):
+            consider(w, c, d.ratio("vt-adaptive", "vt-unbounded", w, c), 0.97)
+        if w == "R1s" and c in (4000, 8000):
+            thr, lim = num(d.get(default_virtual, w, c, "thr")), physical_limit(d, w, c, nproc)
+            consider(w, c, thr / lim if thr and lim else None, 0.9)
+    return sorted(gaps, key=lambda p: gaps[p])[:limit]

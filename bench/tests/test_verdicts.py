@@ -2,7 +2,7 @@
 import unittest
 
 from slingvt_bench.data import Data
-from slingvt_bench.verdicts import aa_spread, physical_limit, targets, verdict
+from slingvt_bench.verdicts import aa_spread, decisive_points, physical_limit, targets, verdict
 
 
 def row(config, thr, c=1000, rnd=1, cpu="", bound=""):
@@ -44,6 +44,18 @@ class VerdictTest(unittest.TestCase):
         out = {label: v for label, _, v in targets(Data(rows), dict(machine=dict(nproc=2)))}
         self.assertEqual(out["R=1 s: vt-unbounded CPU per request at C=8,000 within 10 % of C=1,000"], "MISSED")
         self.assertEqual(out["R=1 s: vt-adaptive CPU per request at C=8,000 within 10 % of C=1,000"], "met")
+
+    def test_decisive_points_are_those_close_to_a_goal_closest_first(self):
+        def pt(w, c, vt, k200, felix):
+            return [dict(config=cf, workload=w, concurrency=str(c), round="1", rps_steady=str(t), rps="")
+                    for cf, t in (("vt-unbounded", vt), ("kernel-200", k200), ("felix-virtual", felix))]
+        rows = (pt("R10ms", 1000, 200, 100, 105)      # 2x both: settled
+                + pt("repo200", 8000, 95, 100, 50)    # 0.95x kernel-200: close
+                + pt("page", 4000, 110, 100, 108)     # 1.10x kernel-200, 1.02x felix: closer
+                + pt("R100ms", 100, 300, 100, 200))   # 1.5x felix: settled
+        grid = [("R10ms", 1000), ("repo200", 8000), ("page", 4000), ("R100ms", 100)]
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("page", 4000), ("repo200", 8000)])
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 1), [("page", 4000)])
 
 
 if __name__ == "__main__":

@@ -41,6 +41,12 @@ CONFIGS = {
         desc="Sling VT virtual mode, maxConcurrentRequests=auto (adaptive admission: AIMD on carrier saturation, "
              "20..10000, starts at 200)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
+    # Adaptive admission that queues like a thread pool: the limit shapes how many run, the queue holds the rest for
+    # up to 30 s (then 503) instead of the default 2 s, so a burst is served late rather than refused.
+    "vt-adaptive-queue": dict(
+        desc="Sling VT virtual mode, maxConcurrentRequests=auto with queueTimeout=30 s (maxQueuedRequests 10000)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto", "queueTimeout": 30000}}, virtual=True,
+        ours=True),
     # The GC of the JVM (issue #13: G1 against generational ZGC), same heap: "gc" replaces the collector of --jvm-opts.
     "vt-unbounded-zgc": dict(
         desc="vt-unbounded on generational ZGC instead of G1 (same heap size)",
@@ -102,7 +108,8 @@ DEFAULT_VIRTUAL = "vt-unbounded"
 # its twin, adaptive; every point once, then up to 6 decisive points until they have 3 rounds, then the open-model
 # latency. The collector and heap variants, the detector's cost and the fixed caps are lab configurations. The
 # warm-up is 60 s: on a 2-core machine whose CPU is slow, 30 s left the JIT compiling through the first points.
-LAB_ONLY = ("vt-cap-100", "vt-unbounded-zgc", "vt-unbounded-6g", "kernel-200-zgc", "vt-no-detector", "vt-bounded")
+LAB_ONLY = ("vt-cap-100", "vt-adaptive-queue", "vt-unbounded-zgc", "vt-unbounded-6g", "kernel-200-zgc",
+            "vt-no-detector", "vt-bounded")
 FULL = dict(configs=[c for c in CONFIGS if c not in LAB_ONLY], workloads=["R10ms", "R100ms", "R1s", "repo200", "page"],
             concurrency=[100, 1000, 4000, 8000], extra=[], warmup=60, duration=20, pause=1, decisive_rounds=3)
 

@@ -109,7 +109,7 @@ def targets(d, meta=None):
         return targets_postgres(d, meta) + aa_line(d)
     nproc = meta.get("machine", {}).get("nproc")
     out = []
-    for a in ("vt-unbounded", "vt-adaptive"):
+    for a in ("vt-unbounded", "vt-adaptive", "vt-adaptive-queue"):
         for b in ("kernel-200", "kernel-1000", "felix-virtual"):
             if a in d.configs and b in d.configs:
                 out.append(every_point(d, a, b, 1.0, f"every point: {a} ≥ 1.0 × {b}"))
@@ -120,7 +120,7 @@ def targets(d, meta=None):
                     verdict(r, 0.97, aa_spread(d, w, 100))))
     # The wait-dominated, CPU and thread targets for each virtual setup of ours that ran: unbounded and adaptive
     # (the default since 2026-11-25).
-    for v in [v for v in ("vt-adaptive", "vt-unbounded") if v in d.configs] or ["vt-unbounded"]:
+    for v in [v for v in ("vt-adaptive", "vt-adaptive-queue", "vt-unbounded") if v in d.configs] or ["vt-unbounded"]:
         out += setup_targets(d, v, nproc)
     rs = sorted(x for x in (d.ratio("vt-unbounded", "vt-no-detector", w, c) for w, c in d.points())
                 if x is not None)

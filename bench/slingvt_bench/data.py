@@ -81,8 +81,11 @@ class Data:
 
     def __init__(self, rows):
         groups = {}
-        for r in rows:  # throughput = steady-state rate; whole-run rate when the run was too short for a window
-            r["thr"] = r.get("rps_steady") or r.get("rps")
+        for r in rows:
+            # Throughput = the steady-state rate; the whole-run rate when the run was too short for a window, or when
+            # the window caught no answer at all (under heavy overload a fair scheduler answers in waves, and a
+            # window between two of them reads 0 although the run answered).
+            r["thr"] = r.get("rps_steady") if num(r.get("rps_steady")) else r.get("rps")
             groups.setdefault((r["config"], r["workload"], int(r["concurrency"])), []).append(r)
         self.rows = rows
         self.rounds = {k: sorted(v, key=lambda r: int(r.get("round") or 1)) for k, v in groups.items()}

@@ -26,6 +26,10 @@ class VerdictTest(unittest.TestCase):
         self.assertAlmostEqual(aa_spread(d, "R1s", 1000), 1 - 100 / 110, places=6)  # round 2 differs most
         self.assertIsNone(aa_spread(Data([row("vt-unbounded", 100)]), "R1s", 1000))
 
+    def test_a_steady_window_between_two_waves_falls_back_to_the_whole_run(self):
+        d = Data([dict(config="k", workload="R1s", concurrency="8000", round="1", rps_steady="0.0", rps="135.9")])
+        self.assertEqual(d.get("k", "R1s", 8000, "thr"), "135.9")
+
     def test_median_round_of_a_point(self):
         d = Data([row("k", 90, rnd=1), row("k", 200, rnd=2), row("k", 100, rnd=3)])
         self.assertEqual(d.get("k", "R1s", 1000, "thr"), "100")

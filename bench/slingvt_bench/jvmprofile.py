@@ -3,7 +3,7 @@
 One fresh instance (a benchmark configuration, by default vt-unbounded), warmed up like the benchmark's; then for
 each concurrency a wrk load with a JFR recording (settings=profile) and the CPU per request over the run, and last
 a heap census: the class histogram of the idle instance against the one with N requests parked. The report
-(profile.md) names the code that uses the CPU by component (the package of the sampled top frame), the top
+(profile.md) names the code that uses the CPU by component (the first frame of a sample outside the JDK), the top
 allocation sites, the GC pauses and the heap each parked request holds, by class."""
 import argparse
 import collections
@@ -19,7 +19,7 @@ from .instances import Instance, add_launch_args, check_launch_args
 from .load import ensure_wrk, run_wrk
 from .plan import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
 from .points import warmup
-from .sampling import proc_cpu_seconds, raise_fd_limit
+from .sampling import proc_cpu_seconds, raise_fd_limit, wait_quiet
 
 # The component a sampled top frame belongs to, first match wins (package prefixes).
 COMPONENTS = [
@@ -41,21 +41,37 @@ def component(frame):
     return next((name for name, prefixes in COMPONENTS if frame.startswith(prefixes)), "other")
 
 
+JDK = ("java.", "jdk.", "sun.")
+
+
+def frame_name(frame):
+    m = frame["method"]
+    return f"{m['type']['name'].replace('/', '.')}.{m['name']}"
+
+
+def attribute(frames):
+    """(component, label) of one sample: the component of the first frame, from the top, outside the JDK (the code
+    that called into it), so that a JDK top frame (a lock, a queue, a counter) counts for its caller."""
+    names = [frame_name(f) for f in frames]
+    caller = next((n for n in names if not n.startswith(JDK)), None)
+    label = names[0] if caller is None or caller == names[0] else f"{names[0]} <- {caller}"
+    return component(caller or names[0]), label
+
+
 def cpu_by_component(jfr, recording):
-    """Execution samples by the component of their top frame: {component: share}, and the top frames."""
-    out = subprocess.run([jfr, "print", "--json", "--stack-depth", "1", "--events", "jdk.ExecutionSample",
+    """Execution samples by component (see attribute): {component: share}, the top labels, the sample count."""
+    out = subprocess.run([jfr, "print", "--json", "--stack-depth", "24", "--events", "jdk.ExecutionSample",
                           recording], capture_output=True, text=True, timeout=300).stdout
-    frames = collections.Counter()
+    labels = collections.Counter()
+    comps = collections.Counter()
     for ev in json.loads(out or "{}").get("recording", {}).get("events", []):
         st = (ev.get("values", {}).get("stackTrace") or {}).get("frames") or []
         if st:
-            m = st[0]["method"]
-            frames[f"{m['type']['name'].replace('/', '.')}.{m['name']}"] += 1
-    total = sum(frames.values()) or 1
-    comps = collections.Counter()
-    for f, n in frames.items():
-        comps[component(f)] += n
-    return {k: v / total for k, v in comps.most_common()}, frames.most_common(12), total
+            comp, label = attribute(st)
+            comps[comp] += 1
+            labels[label] += 1
+    total = sum(comps.values()) or 1
+    return {k: v / total for k, v in comps.most_common()}, labels.most_common(15), total
 
 
 def jfr_view(jfr, view, recording, width=160):
@@ -84,7 +100,10 @@ def in_flight(inst):
 
 
 def heap_per_parked(args, inst, pdir):
-    """Class histogram with N requests parked minus the idle one, per parked request."""
+    """Class histogram with N requests parked minus the idle one, per parked request. The idle one is taken once the
+    instance is quiet: right after a load, closing connections still hold buffers."""
+    wait_quiet(inst.pid, 120)
+    time.sleep(5)
     idle = histogram(args.jcmd, inst.pid)
     url = f"{inst.url}{WORK_PATH}?idleDelay={PARK_DELAY_MS}"
     parked = {}
@@ -103,9 +122,9 @@ def heap_per_parked(args, inst, pdir):
         raise BenchError(f"no request was parked (in flight {n})")
     diff = {k: (parked["h"][k][0] - idle.get(k, (0, 0))[0], parked["h"][k][1] - idle.get(k, (0, 0))[1])
             for k in parked["h"]}
-    total = sum(b for _, b in diff.values())
+    grown = sum(b for _, b in diff.values() if b > 0)  # caches may shrink meanwhile: count what grew
     top = sorted(diff.items(), key=lambda kv: -kv[1][1])[:15]
-    return n, total, top
+    return n, grown, top
 
 
 def profile_point(args, inst, wname, conns, pdir):
@@ -135,22 +154,22 @@ def markdown(args, points, park):
     L += [f"| {p['c']:,} | {p['rps']:,.0f} | {p['cpu_pct']:.0f} | {p['cpu_ms']:.2f} | {p['samples']:,} |"
           for p in points]
     names = [n for n, _ in COMPONENTS] + ["other"]
-    L += ["\n## CPU by component (top frame of JFR execution samples)\n",
+    L += ["\n## CPU by component (JFR execution samples, by the first frame outside the JDK)\n",
           "| component | " + " | ".join(f"C={p['c']:,}" for p in points) + " |",
           "|---|" + "---:|" * len(points)]
     for n in names:
         if any(p["comps"].get(n) for p in points):
             L.append(f"| {n} | " + " | ".join(f"{100 * p['comps'].get(n, 0):.1f} %" for p in points) + " |")
     for p in points:
-        L += [f"\n## C = {p['c']:,}\n", "Top frames (samples):\n", "```"]
+        L += [f"\n## C = {p['c']:,}\n", "Top frames, with the first caller outside the JDK (samples):\n", "```"]
         L += [f"{n:6d}  {f}" for f, n in p["frames"]]
         L += ["```", "\nGC pauses:\n", "```", p["gc_pauses"], "```", "\nGC CPU time:\n", "```", p["gc_cpu"], "```",
               "\nAllocation by site:\n", "```", "\n".join(p["alloc"].splitlines()[:25]), "```"]
     if park:
         n, total, top = park
         L += [f"\n## Heap per parked request ({n:,} parked for {PARK_DELAY_MS // 1000} s)\n",
-              f"Live heap after full GC, parked minus idle: {total / 1048576:.0f} MiB, "
-              f"{total / n / 1024:.1f} KiB per parked request.\n",
+              f"Live heap after full GC, the classes that grew from idle to parked: {total / 1048576:.0f} MiB, "
+              f"{total / n / 1024:.1f} KiB per parked request (classes that shrank, caches above all, left out).\n",
               "| class | instances per request | bytes per request |", "|---|---:|---:|"]
         L += [f"| `{k}` | {i / n:.1f} | {b / n:,.0f} |" for k, (i, b) in top]
     return "\n".join(L) + "\n"

@@ -1,7 +1,7 @@
 """./sling-vt profile's pure parts: which component a sampled frame belongs to, and the class histogram."""
 import unittest
 
-from slingvt_bench.jvmprofile import component, parse_histogram
+from slingvt_bench.jvmprofile import attribute, component, parse_histogram
 
 
 class JvmProfileTest(unittest.TestCase):
@@ -14,6 +14,16 @@ class JvmProfileTest(unittest.TestCase):
         self.assertEqual(component("sun.security.provider.SHA2.implCompress0"), "crypto (the workload's SHA-256)")
         self.assertEqual(component("java.util.HashMap.get"), "other JDK")
         self.assertEqual(component("com.example.Foo.bar"), "other")
+
+    def test_a_jdk_top_frame_counts_for_its_first_caller_outside_the_jdk(self):
+        def f(cls, name):
+            return dict(method=dict(type=dict(name=cls), name=name))
+        frames = [f("java.util.concurrent.atomic.LongAdder", "add"), f("java.util.HashMap", "get"),
+                  f("org.apache.jackrabbit.oak.stats.MeterStats", "mark"), f("org.eclipse.jetty.server.Server", "x")]
+        self.assertEqual(attribute(frames), ("Oak", "java.util.concurrent.atomic.LongAdder.add <- "
+                                                    "org.apache.jackrabbit.oak.stats.MeterStats.mark"))
+        self.assertEqual(attribute(frames[:2]), ("other JDK", "java.util.concurrent.atomic.LongAdder.add"))
+        self.assertEqual(attribute(frames[2:]), ("Oak", "org.apache.jackrabbit.oak.stats.MeterStats.mark"))
 
     def test_class_histogram_rows(self):
         text = (" num     #instances         #bytes  class name (module)\n"

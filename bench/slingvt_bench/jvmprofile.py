@@ -14,9 +14,10 @@ import subprocess
 import time
 
 from .common import BenchError, free_port, log, run_main, stop_all
-from .httpget import http_get
+from .httpget import get_json
 from .instances import Instance, add_launch_args, check_launch_args
 from .load import ensure_wrk, run_wrk
+from .pgstore import ADMIN, HTTP_STATUS
 from .plan import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
 from .points import warmup
 from .sampling import proc_cpu_seconds, raise_fd_limit, wait_quiet
@@ -92,11 +93,8 @@ def parse_histogram(text):
 
 
 def in_flight(inst):
-    code, body = http_get(inst.url + "/system/console/status-slingvt-http.json", timeout=10, auth="admin:admin")
-    try:
-        return int(json.loads(body).get("inFlight", 0)) if code == 200 else 0
-    except ValueError:
-        return 0
+    s = get_json(inst.url + HTTP_STATUS, 10, auth=ADMIN)
+    return int((s or {}).get("inFlight", 0))
 
 
 def heap_per_parked(args, inst, pdir):

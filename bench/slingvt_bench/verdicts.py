@@ -30,17 +30,22 @@ def verdict(measured, goal, spread):
     return "met" if measured >= goal else "MISSED"
 
 
+def better_kernel(d, w, c):
+    """Whichever kernel pool answered more at this point, or None when neither was measured."""
+    measured = [k for k in KERNEL if num(d.get(k, w, c, "thr")) is not None]
+    return max(measured, key=lambda k: num(d.get(k, w, c, "thr")), default=None)
+
+
 def comparisons(d):
     """Every point of every virtual configuration against the better kernel pool there: (virtual, workload, C,
     ratio, kernel, spread), losses first (lowest ratio first), then the rest in point order."""
     rows = []
     for v in [c for c in VIRTUAL if c in d.configs]:
         for w, c in d.points():
-            best = max(((k, num(d.get(k, w, c, "thr"))) for k in KERNEL if num(d.get(k, w, c, "thr")) is not None),
-                       key=lambda t: t[1], default=None)
-            r = None if best is None else d.ratio(v, best[0], w, c)
+            best = better_kernel(d, w, c)
+            r = None if best is None else d.ratio(v, best, w, c)
             if r is not None:
-                rows.append((v, w, c, r, best[0], aa_spread(d, w, c)))
+                rows.append((v, w, c, r, best, aa_spread(d, w, c)))
     return sorted(rows, key=lambda t: (t[3] >= 1, t[3] if t[3] < 1 else 0))
 
 
@@ -180,10 +185,7 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
             gaps[(w, c)] = min(gaps.get((w, c), gap), gap)
 
     for w, c in grid:
-        kernels = [num(d.get(k, w, c, "thr")) for k in KERNEL]
-        best = max((k for k, t in zip(KERNEL, kernels) if t is not None), key=lambda k: num(d.get(k, w, c, "thr")),
-                   default=None)
-        for b in [best, "felix-virtual"]:
+        for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
                 consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)
         if c == 100 and w in ("R10ms", "R100ms"):

@@ -133,5 +133,8 @@ def section(out):
         L.append(f"| {r['workload']} | {round(float(r['fraction']) * 100)} % | {r['config']} | {r['capacity_rps']} | "
                  f"{r['target_rps']} | {r['achieved_rps']} | {r['p50_ms']} | {r['p90_ms']} | {r['p99_ms']} | "
                  f"{r['p999_ms']} | {r['max_ms']} | {r['errors']} | {r['non2xx']} |")
+    workloads = list(dict.fromkeys(r["workload"] for r in rows))
+    L.append("\nPlots (bar p50 to p99, dash p99.9, log scale): "
+             + ", ".join(f"[{w}](latency-{w}.svg)" for w in workloads) + ".")
     L.append("\nRaw numbers: [openmodel.csv](openmodel.csv); oha's JSON per rate in `wrk/oha-*.json`.\n")
     return "\n".join(L)

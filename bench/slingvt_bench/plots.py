@@ -1,5 +1,6 @@
 """The report's plots, drawn with matplotlib: throughput, OS threads and RSS against concurrency, one line per
-configuration, min-max error bars where a point was measured in several rounds, and the C/R bound dashed.
+configuration, min-max error bars where a point was measured in several rounds, and the C/R bound dashed; and the
+open-model latency per workload (p50 to p99 of each configuration at 50 % and 90 % of its own capacity).
 
 matplotlib comes from the virtual environment ./sling-vt creates (.sling-vt/venv, bench/requirements.txt); it is
 imported only here, so the tables of a report need nothing beyond the standard library.
@@ -11,7 +12,8 @@ from .data import num
 
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
           "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd",
-          "vt-cap-100": "#8c564b"}
+          "vt-cap-100": "#8c564b", "vt-adaptive": "#e377c2", "vt-adaptive-queue": "#bcbd22"}
+ALPHAS = (0.4, 0.95)  # open-model loads, lighter for the lower rate
 PLOT_SKIP = {"park10s"}  # a single concurrency: a table row, not a plot
 CHARTS = (("thr", "requests/s (steady state)", "throughput", "Throughput vs concurrency"),
           ("threads_max", "live OS threads (peak)", "threads", "Server OS threads vs concurrency"),
@@ -74,3 +76,50 @@ def write_plots(out, d, meta):
             fig.tight_layout()
             fig.savefig(os.path.join(out, f"{fname}-{w}.svg"), metadata={"Date": None})
             plt.close(fig)
+
+
+def latency_plots(out, rows):
+    """latency-<workload>.svg for the open-model rows (openload.FIELDS): per configuration and load, a bar from p50
+    to p99 with p99.9 marked, on a log scale (the configurations differ by orders of magnitude under load).
+    Returns the workloads drawn."""
+    if not rows:
+        return []
+    plt = pyplot()
+    drawn = []
+    for w in dict.fromkeys(r["workload"] for r in rows):
+        mine = [r for r in rows if r["workload"] == w and num(r.get("p50_ms")) and num(r.get("p99_ms"))]
+        if not mine:
+            continue
+        configs = list(dict.fromkeys(r["config"] for r in mine))
+        fractions = sorted({float(r["fraction"]) for r in mine})
+        fig, ax = plt.subplots(figsize=(6.4, 4.0))
+        width = 0.8 / len(fractions)
+        for i, fr in enumerate(fractions):
+            for x, cf in enumerate(configs):
+                r = next((r for r in mine if r["config"] == cf and float(r["fraction"]) == fr), None)
+                if r is None:
+                    continue
+                p50, p99, p999 = num(r["p50_ms"]), num(r["p99_ms"]), num(r.get("p999_ms"))
+                pos = x - 0.4 + width * (i + 0.5)
+                ax.bar(pos, p99 - p50, bottom=p50, width=width * 0.9, color=COLORS.get(cf, "#333333"),
+                       alpha=ALPHAS[i % len(ALPHAS)])
+                if p999:
+                    ax.plot([pos], [p999], marker="_", markersize=10, color="#000000")
+        ax.set_yscale("log")
+        # Bars on a log axis start at p50, not at 0: the axis must span all of them explicitly.
+        low = min(num(r["p50_ms"]) for r in mine)
+        high = max(num(r.get("p999_ms")) or num(r["p99_ms"]) for r in mine)
+        ax.set_ylim(max(0.1, low / 1.5), high * 1.5)
+        for i, fr in enumerate(fractions):
+            ax.bar([0], [0], color="#555555", alpha=ALPHAS[i % len(ALPHAS)],
+                   label=f"{int(round(fr * 100))} % of capacity")
+        ax.set_xticks(range(len(configs)), configs, rotation=20, fontsize=7)
+        ax.set_ylabel("latency (ms, log): bar p50..p99, dash p99.9")
+        ax.set_title(f"Latency at fixed arrival rates (oha, open model), {w}", fontsize=10)
+        ax.grid(True, axis="y", alpha=0.3)
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, f"latency-{w}.svg"), metadata={"Date": None})
+        plt.close(fig)
+        drawn.append(w)
+    return drawn

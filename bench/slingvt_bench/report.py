@@ -258,3 +258,4 @@ def write_all(out):
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(markdown(d, meta) + openload.section(out))
     plots.write_plots(out, d, meta)
+    plots.latency_plots(out, openload.read_csv(os.path.join(out, "openmodel.csv")))

@@ -1,4 +1,6 @@
 """oha: the capacity a fixed rate is derived from, the connection count, and a summary as a results row."""
+import os
+import tempfile
 import unittest
 
 from slingvt_bench import openload
@@ -29,6 +31,15 @@ class OpenLoadTest(unittest.TestCase):
         self.assertEqual(r["non2xx"], 50)
         self.assertEqual(r["errors"], 2)
         self.assertEqual((r["p50_ms"], r["p99_ms"], r["p999_ms"], r["max_ms"]), (100.0, 500.0, 1250.0, 2000.0))
+
+    def test_section_links_one_latency_plot_per_workload_in_the_order_measured(self):
+        with tempfile.TemporaryDirectory() as out:
+            rows = [openload.row(cf, w, fr, 1000.0, 1000.0 * fr, 700, 20, {"statusCodeDistribution": {"200": 10}})
+                    for w in ("R1s", "page") for fr in openload.FRACTIONS for cf in ("kernel-200", "vt-unbounded")]
+            openload.write_csv(os.path.join(out, "openmodel.csv"), rows)
+            text = openload.section(out)
+        self.assertIn("[R1s](latency-R1s.svg), [page](latency-page.svg).", text)
+        self.assertEqual(text.count("| R1s | 90 % |"), 2)
 
 
 if __name__ == "__main__":

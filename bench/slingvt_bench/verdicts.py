@@ -123,8 +123,8 @@ def targets(d, meta=None):
         out.append((f"C=100, {w}: adaptive admission ≥ 0.97 × vt-unbounded",
                     fmt_ratio(r) if r is not None else "not measured (no adaptive configuration yet)",
                     verdict(r, 0.97, aa_spread(d, w, 100))))
-    # The wait-dominated, CPU and thread targets for each virtual setup of ours that ran: unbounded and adaptive
-    # (the default since 2026-11-25).
+    # The wait-dominated, CPU and thread targets for each virtual setup of ours that ran: unbounded (the default)
+    # and adaptive (opt-in: maxConcurrentRequests=auto).
     for v in [v for v in ("vt-adaptive", "vt-adaptive-queue", "vt-unbounded") if v in d.configs] or ["vt-unbounded"]:
         out += setup_targets(d, v, nproc)
     rs = sorted(x for x in (d.ratio("vt-unbounded", "vt-no-detector", w, c) for w, c in d.points())

@@ -85,6 +85,7 @@ def latency_plots(out, rows):
     if not rows:
         return []
     plt = pyplot()
+    from matplotlib.patches import Patch
     drawn = []
     for w in dict.fromkeys(r["workload"] for r in rows):
         mine = [r for r in rows if r["workload"] == w and num(r.get("p50_ms")) and num(r.get("p99_ms"))]
@@ -110,14 +111,14 @@ def latency_plots(out, rows):
         low = min(num(r["p50_ms"]) for r in mine)
         high = max(num(r.get("p999_ms")) or num(r["p99_ms"]) for r in mine)
         ax.set_ylim(max(0.1, low / 1.5), high * 1.5)
-        for i, fr in enumerate(fractions):
-            ax.bar([0], [0], color="#555555", alpha=ALPHAS[i % len(ALPHAS)],
-                   label=f"{int(round(fr * 100))} % of capacity")
         ax.set_xticks(range(len(configs)), configs, rotation=20, fontsize=7)
         ax.set_ylabel("latency (ms, log): bar p50..p99, dash p99.9")
         ax.set_title(f"Latency at fixed arrival rates (oha, open model), {w}", fontsize=10)
         ax.grid(True, axis="y", alpha=0.3)
-        ax.legend(fontsize=7)
+        # Legend entries for the two loads only (the colours are the configurations, named on the axis).
+        ax.legend(handles=[Patch(color="#555555", alpha=ALPHAS[i % len(ALPHAS)],
+                                 label=f"{int(round(fr * 100))} % of capacity") for i, fr in enumerate(fractions)],
+                  fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(out, f"latency-{w}.svg"), metadata={"Date": None})
         plt.close(fig)

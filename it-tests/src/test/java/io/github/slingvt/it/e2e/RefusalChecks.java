@@ -17,7 +17,7 @@ import io.github.slingvt.it.e2e.ConfigFuzzPlan.Case;
 final class RefusalChecks {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration WAIT = Duration.ofSeconds(30);
+    static final Duration WAIT = Duration.ofSeconds(30);
     private static final String STATUS = "/system/console/status-slingvt-http.json";
 
     private RefusalChecks() {

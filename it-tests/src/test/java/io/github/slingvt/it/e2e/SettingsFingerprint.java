@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 final class SettingsFingerprint {
 
-    /** The pools the feature uses from the start; pools appear in the status once used. */
+    /**
+     * The pools the feature uses from the start. A pool appears in the status once it is first used, which after a
+     * restart can be seconds after the HTTP side answers (Sling Event creates its pool when its job manager starts).
+     */
     private static final List<String> POOLS = List.of("default", "oak", "org-apache-sling-event");
 
     private SettingsFingerprint() {
@@ -23,7 +26,7 @@ final class SettingsFingerprint {
                 || l.startsWith("Kernel max threads:")).forEach(l -> out.append(l).append('\n'));
         http.lines().filter(l -> l.startsWith("Pinned virtual threads:"))
                 .forEach(l -> out.append(l.substring(l.indexOf('('))).append('\n'));
-        JsonNode pools = RefusalChecks.awaitOk(sling, "/system/console/status-slingvt-threadpools.json", true);
+        JsonNode pools = awaitPools(sling);
         for (String pool : POOLS) {
             JsonNode p = pools.path(pool);
             out.append(pool).append(": ").append(p.path("mode").asText()).append(", maxPoolSize ")
@@ -33,5 +36,17 @@ final class SettingsFingerprint {
         out.append("demo: ").append(demo.path("nodes").asText()).append(" nodes, configured ")
                 .append(demo.path("configured")).append('\n');
         return out.toString();
+    }
+
+    /** The pools' status once all of {@link #POOLS} are in it, or as it is after {@link RefusalChecks#WAIT}. */
+    private static JsonNode awaitPools(SlingInstance sling) throws Exception {
+        long deadline = System.nanoTime() + RefusalChecks.WAIT.toNanos();
+        while (true) {
+            JsonNode pools = RefusalChecks.awaitOk(sling, "/system/console/status-slingvt-threadpools.json", true);
+            if (POOLS.stream().allMatch(pools::has) || System.nanoTime() > deadline) {
+                return pools;
+            }
+            Thread.sleep(200);
+        }
     }
 }

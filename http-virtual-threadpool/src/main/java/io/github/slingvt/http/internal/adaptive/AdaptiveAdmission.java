@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs an {@link AdaptiveLimit}: every {@link #PERIOD_MILLIS} ms a platform thread reads whether the carriers are
  * saturated, and two saturated readings in a row (so that a burst shorter than a period does not count) lower the
- * limit; finished requests raise it. Every change of the limit goes to the admission gate's cap.
+ * limit; finished requests raise it, by a step that depends on the last reading ({@link AdaptiveLimit}). Every change
+ * of the limit goes to the admission gate's cap.
  */
 public final class AdaptiveAdmission {
 
@@ -26,8 +27,8 @@ public final class AdaptiveAdmission {
     private final BooleanSupplier saturated;
     private final String signal;
     private final ObjIntConsumer<AdaptiveAdmission> cap;
-    /** Only the clock's thread reads and writes it. */
-    private boolean saturatedBefore;
+    /** The last reading; written by the clock's thread, read by finishing requests. */
+    private volatile boolean lastSaturated;
     private volatile ScheduledFuture<?> ticker;
 
     /**
@@ -63,10 +64,10 @@ public final class AdaptiveAdmission {
         }
     }
 
-    /** See {@link AdaptiveLimit#completed(long, int)}. */
+    /** See {@link AdaptiveLimit#completed(long, int, boolean)}, with the last reading of the signal. */
     public void completed(long latencyNanos, int inFlight) {
         int before = limit.limit();
-        limit.completed(latencyNanos, inFlight);
+        limit.completed(latencyNanos, inFlight, lastSaturated);
         int after = limit.limit();
         if (after != before) {
             cap.accept(this, after);
@@ -93,11 +94,11 @@ public final class AdaptiveAdmission {
     void tick() {
         try {
             boolean now = saturated.getAsBoolean();
-            if (now && saturatedBefore) {
+            if (now && lastSaturated) {
                 limit.saturated();
                 cap.accept(this, limit.limit());
             }
-            saturatedBefore = now;
+            lastSaturated = now;
         } catch (RuntimeException e) {
             // A periodic task that throws is never run again: log and keep the limit where it is.
             LOG.warn("Adaptive admission could not read its signal", e);

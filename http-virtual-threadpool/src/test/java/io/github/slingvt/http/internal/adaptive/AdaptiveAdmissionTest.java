@@ -51,4 +51,19 @@ class AdaptiveAdmissionTest {
         assertThat(caps).isEmpty();
         assertThat(broken.limit()).isEqualTo(200);
     }
+
+    @Test
+    void finishedRequestsStepByTheUnsaturatedLatencyWhileTheLastReadingWasSaturated() {
+        for (int i = 0; i < 300; i++) {
+            admission.completed(100_000_000, 1000); // 100 ms with headroom: R0 becomes about 100 ms
+        }
+        int grown = admission.limit();
+        assertThat(grown).isEqualTo(500);
+        saturated.set(true);
+        admission.tick(); // one saturated reading: no drop yet, but the step is now 1.5 x 100 ms / 1 s
+        for (int i = 0; i < 100; i++) {
+            admission.completed(100_000_000, 1000);
+        }
+        assertThat(admission.limit() - grown).isBetween(14, 16);
+    }
 }

@@ -27,14 +27,15 @@ public @interface VirtualThreadsConfig {
     @AttributeDefinition(
             name = "Max concurrent requests",
             description = "Virtual mode only. 0 = unbounded. A number from 1 to 1000000: a request is admitted before its "
-                    + "virtual thread is created, so running requests and live request threads never exceed this number; "
-                    + "others wait in a bounded queue. auto = adaptive admission: the cap starts at 200 and falls by 10 % per "
-                    + "100 ms in which the carrier threads stay saturated; while half of it is in use it grows by one per "
-                    + "finished request when the carriers have headroom, and by (1.5 x latency measured with headroom + "
-                    + "100 ms) / 1 s when they are saturated, so that it settles near 1.5 x Little's concurrency and at "
-                    + "no less than 100 ms of throughput; between the "
-                    + "adaptive min and max limits below (Netflix concurrency-limits, AIMD). With Oak on a database, every request in flight may wait for a pooled connection: keep the "
-                    + "cap divided by the database's round trips per second far below the pool's maxWait.")
+                    + "virtual thread is created, so running requests and live request threads never exceed this "
+                    + "number; others wait in a bounded queue. auto = adaptive admission: the cap starts at 200 and "
+                    + "falls by 10 % per 100 ms in which the carrier threads stay saturated; while half of it is in use"
+                    + " it grows by one per finished request when the carriers have headroom, and by (1.5 x latency "
+                    + "measured with headroom + 100 ms) / 1 s when they are saturated, so that it settles near 1.5 x "
+                    + "Little's concurrency and at no less than 100 ms of throughput; between the adaptive min and max "
+                    + "limits below (Netflix concurrency-limits, AIMD). With Oak on a database, every request in flight"
+                    + " may wait for a pooled connection: keep the cap divided by the database's round trips per second"
+                    + " far below the pool's maxWait.")
     String maxConcurrentRequests() default "0";
 
     @AttributeDefinition(

@@ -57,7 +57,7 @@ public final class AdaptiveLimit {
     private final ReentrantLock lock = new ReentrantLock();
     private final int min;
     private final int max;
-    /** Written under {@link #lock}, read by the status views without it. */
+    /** Written under {@link #lock}; read without it by tests. */
     private volatile double unsaturatedLatencyNanos = INITIAL_LATENCY_NANOS;
     /** Fractional increase steps not taken yet; guarded by {@link #lock}. */
     private double credit;

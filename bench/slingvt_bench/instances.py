@@ -10,7 +10,7 @@ import time
 from . import pgstore
 from .common import BenchError, RUNNING, affinity_fn, log, port_in_use, stop_pid
 from .httpget import http_get
-from .plan import CONFIGS, HTTP_PID, SEED_TIMEOUT, STARTUP_TIMEOUT, jvm_opts_for
+from .plan import CONFIGS, HTTP_PID, READINESS_HOLD_S, SEED_TIMEOUT, STARTUP_TIMEOUT, jvm_opts_for
 
 # The benchmark's instances are lab instances on 127.0.0.1 that nobody else reaches: their demo servlets take the
 # full parameter ranges from anonymous requests, so that no measured request pays a login (basic authentication
@@ -93,11 +93,15 @@ class Instance:
         RUNNING[p.pid] = f"Sling {self.name}"
         log(f"{self.name}: started PID {self.pid} on {self.url}, home {self.home}")
         deadline = t0 + STARTUP_TIMEOUT
+        green_since = None
         while True:
             self.check_alive()
             # Same readiness as ./sling-vt run and the E2E tests: the systemready health checks first (an earlier
-            # Sling request logs "Cannot find servlet" errors), then an Oak-backed GET.
-            if (http_get(self.url + "/system/health/systemready.json", timeout=5)[0] == 200
+            # Sling request logs "Cannot find servlet" errors), green for READINESS_HOLD_S (the service user
+            # mapper restarts the servlet resolver just after its validator binds), then an Oak-backed GET.
+            green = http_get(self.url + "/system/health/systemready.json", timeout=5)[0] == 200
+            green_since = (green_since or time.time()) if green else None
+            if (green_since is not None and time.time() - green_since >= READINESS_HOLD_S
                     and http_get(self.url + "/.json", timeout=5)[0] == 200):
                 break
             if time.time() > deadline:

@@ -145,6 +145,7 @@ MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of 
 
 GC_TAIL_S = 4  # seconds the load runs on after the measured window, for the full GC of the heap figure
 STARTUP_TIMEOUT = 300
+READINESS_HOLD_S = 1.0  # systemready must stay green this long before the first Sling request (instances.py)
 
 SEED_TIMEOUT = 180
 DRAIN_TIMEOUT = 120

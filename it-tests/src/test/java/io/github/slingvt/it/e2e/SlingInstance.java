@@ -77,18 +77,26 @@ public final class SlingInstance implements AutoCloseable {
     }
 
     /**
-     * Waits until the systemready health checks pass (all bundles active, Sling's resolver and GET/POST servlets
-     * registered: an earlier Sling request logs "Cannot find servlet" errors) and {@code GET /.json} answers 200,
+     * Waits until the systemready health checks pass and still pass {@link #READINESS_HOLD} later (all bundles
+     * active, Sling's resolver and GET/POST servlets registered: an earlier Sling request logs "Cannot find servlet"
+     * errors) and {@code GET /.json} answers 200,
      * then (up to 60 s) until the console reports every bundle active or a fragment, and keeps the error.log lines
      * of that moment. Stops the instance and fails with the log tails if it exits or is not ready within 180 s.
      */
     /** Felix health checks tagged systemready (healthcheck.json); 503 until they pass. */
     static final String READINESS_PATH = "/system/health/systemready.json";
+    /**
+     * How long the systemready checks must stay green before the first Sling request: the service user mapper
+     * restarts every ServiceUserMapped service (and so the servlet resolver) asynchronously right after the JCR
+     * system user validator, which systemready waits for, binds; a request inside that restart fails with an NPE.
+     */
+    static final Duration READINESS_HOLD = Duration.ofSeconds(1);
 
     SlingInstance awaitReady() {
         final long start = System.nanoTime();
         final long deadline = start + STARTUP_TIMEOUT.toNanos();
         String last = "no answer yet";
+        long greenSince = -1;
         while (true) {
             if (!process.isAlive()) {
                 throw failStartup("exited during startup with code " + process.exitValue());
@@ -99,11 +107,15 @@ public final class SlingInstance implements AutoCloseable {
             }
             try {
                 final int ready = get(READINESS_PATH).statusCode();
-                final int status = ready == 200 ? get("/.json").statusCode() : -1;
+                final long now = System.nanoTime();
+                greenSince = ready != 200 ? -1 : greenSince < 0 ? now : greenSince;
+                // Green on its own is not enough: see READINESS_HOLD.
+                final boolean held = greenSince >= 0 && now - greenSince >= READINESS_HOLD.toNanos();
+                final int status = held ? get("/.json").statusCode() : -1;
                 if (status == 200) {
                     break;
                 }
-                last = ready == 200 ? "/.json HTTP " + status : READINESS_PATH + " HTTP " + ready;
+                last = held ? "/.json HTTP " + status : READINESS_PATH + " HTTP " + ready;
             } catch (UncheckedIOException e) {
                 last = String.valueOf(e.getCause());
             }

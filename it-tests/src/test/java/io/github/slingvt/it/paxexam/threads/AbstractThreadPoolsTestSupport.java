@@ -76,7 +76,7 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
         final FeatureProvisioning feature = new FeatureProvisioning(Path.of(featureDir), Map.of(
                 "sling.home", home.toString(), "http.host", HTTP_HOST, "http.port", Integer.toString(httpPort())),
                 // the demo bundle seeds 10,000 nodes in the background: not what these tests measure
-                Set.of("demo-servlets"));
+                Set.of("demo-servlets"), additionalConfigurations());
         final List<Option> options = new ArrayList<>(List.of(
                 systemProperty("pax.exam.osgi.unresolved.fail").value("true"),
                 CoreOptions.workingDirectory(workingDirectory()),
@@ -88,6 +88,11 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
                 junitBundles()));
         options.addAll(feature.options(home));
         return options.toArray(Option[]::new);
+    }
+
+    /** Configurations put into Config Admin with the feature's (same PID: replaces it). None by default. */
+    protected Map<String, Dictionary<String, Object>> additionalConfigurations() {
+        return Map.of();
     }
 
     // ---------------------------------------------------------------- inside the framework

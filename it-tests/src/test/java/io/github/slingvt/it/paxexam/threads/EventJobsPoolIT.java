@@ -46,6 +46,16 @@ public class EventJobsPoolIT extends AbstractThreadPoolsTestSupport {
         }
     }
 
+    /**
+     * Sling Event handles no job until its startup delay (default 30 s, read only at activation) has passed after the
+     * topology is established: 1 s here, so that the test waits for jobs, not for the delay.
+     */
+    @Override
+    protected Map<String, Dictionary<String, Object>> additionalConfigurations() {
+        return Map.of("org.apache.sling.event.impl.jobs.jcr.PersistenceHandler",
+                new Hashtable<>(Map.of("startup.delay", 1L)));
+    }
+
     @Override
     protected void startJob(int index) {
         assertNotNull("job " + index + " not added", jobManager.addJob(TOPIC, Map.of("index", index)));

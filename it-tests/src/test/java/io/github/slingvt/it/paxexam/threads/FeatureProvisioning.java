@@ -54,13 +54,19 @@ final class FeatureProvisioning {
     private final Path featureDir;
     private final Map<String, String> variables;
     private final Set<String> excludedArtifactIds;
+    private final Map<String, Dictionary<String, Object>> extraConfigurations;
     private final JsonNode feature;
 
-    /** {@code featureDir} is feature-model/target; artifacts whose artifactId is in {@code excluded} are left out. */
-    FeatureProvisioning(Path featureDir, Map<String, String> variables, Set<String> excluded) {
+    /**
+     * {@code featureDir} is feature-model/target; artifacts whose artifactId is in {@code excluded} are left out;
+     * {@code extra} configurations are added to (or replace) the feature's, by PID.
+     */
+    FeatureProvisioning(Path featureDir, Map<String, String> variables, Set<String> excluded,
+            Map<String, Dictionary<String, Object>> extra) {
         this.featureDir = featureDir;
         this.variables = variables;
         this.excludedArtifactIds = excluded;
+        this.extraConfigurations = extra;
         final Path file = featureDir.resolve("slingfeature-tmp/feature-sling-vt.json");
         try {
             this.feature = new ObjectMapper().readTree(file.toFile());
@@ -133,6 +139,7 @@ final class FeatureProvisioning {
             }
             result.put(configuration.getKey(), properties);
         }
+        result.putAll(extraConfigurations);
         return result;
     }
 

@@ -119,7 +119,7 @@ public final class SlingInstance implements AutoCloseable {
             } catch (UncheckedIOException e) {
                 last = String.valueOf(e.getCause());
             }
-            sleep(500);
+            sleep(250);
         }
         final long answered = System.nanoTime();
         final long settleDeadline = answered + BUNDLES_SETTLE_TIMEOUT.toNanos();

@@ -20,17 +20,23 @@ import org.slf4j.LoggerFactory;
 final class ServerInstaller {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerInstaller.class);
-    private static final int MIN_AUTO_PLATFORM_THREADS = 8;
-    private static final int SPARE_PLATFORM_THREADS = 6;
+    /**
+     * Threads of Jetty's pool in virtual mode beyond the ones the connectors lease (acceptor, selectors, reserved
+     * threads): they parse request heads and hand them over, a few microseconds each, and run the web console's
+     * requests. Two spare threads kept the parked/slow-client/overload tests and the benchmark's throughput; each
+     * one more is an idle OS thread under load (issue #13: at most 60 in all).
+     */
+    static final int SPARE_PLATFORM_THREADS = 2;
+    static final int MIN_AUTO_PLATFORM_THREADS = 4;
 
     private ServerInstaller() {
     }
 
     /**
-     * What was changed on one server, to be undone by {@link #uninstall}: the handlers and the size Felix gave
-     * Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}), which the modes change.
+     * What was changed on one server, to be undone by {@link #uninstall}: the handlers and the sizes Felix gave
+     * Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}, Jetty's minimum), which the modes change.
      */
-    record Installation(List<DispatchHandler> handlers, int felixMaxThreads) {
+    record Installation(List<DispatchHandler> handlers, int felixMaxThreads, int felixMinThreads) {
     }
 
     /** @return what was installed, or {@code null} when this server must be left alone (reason logged). */
@@ -66,17 +72,17 @@ final class ServerInstaller {
         for (DispatchHandler handler : installed) {
             handler.manage(handler.getHandler());
         }
-        int felixMaxThreads = qtp.getMaxThreads();
-        applyPlatformThreads(server, state.settings().platformThreads());
+        Installation installation = new Installation(installed, qtp.getMaxThreads(), qtp.getMinThreads());
+        applyPlatformThreads(server, installation, state.settings().platformThreads());
         // Felix's connectors keep running: no live connection is touched by an install (see DispatchHandler).
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
-        return new Installation(installed, felixMaxThreads);
+        return installation;
     }
 
     static void uninstall(Server server, Installation installation) {
         if (server.getThreadPool() instanceof QueuedThreadPool) {
             // Without this, a running Felix keeps the virtual mode's few platform threads for all its requests.
-            applyPlatformThreads(server, installation.felixMaxThreads());
+            applyPlatformThreads(server, installation, installation.felixMaxThreads());
         }
         List<DispatchHandler> handlers = installation.handlers();
         Handler.Sequence contexts = dynamicCollection(server);
@@ -100,14 +106,21 @@ final class ServerInstaller {
         LOG.info("Sling VT request threading removed from {}", server);
     }
 
-    static void applyPlatformThreads(Server server, int configured) {
+    /**
+     * Sizes Jetty's pool: {@code configured} threads at most (or {@link #autoPlatformThreads}), and Felix's minimum
+     * where that fits, so that a smaller virtual-mode pool does not keep Jetty's 8 idle threads and a switch back
+     * gets Felix's minimum again.
+     */
+    static void applyPlatformThreads(Server server, Installation installation, int configured) {
         if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
             int maxThreads = configured == ThreadingSettings.AUTO ? autoPlatformThreads(qtp) : configured;
-            if (qtp.getMaxThreads() == maxThreads) {
+            int minThreads = Math.min(installation.felixMinThreads(), maxThreads);
+            if (qtp.getMaxThreads() == maxThreads && qtp.getMinThreads() == minThreads) {
                 return;
             }
             try {
                 qtp.setMaxThreads(maxThreads);
+                qtp.setMinThreads(minThreads);
             } catch (IllegalStateException e) {
                 LOG.error("Cannot set Jetty's max threads to {}: {}. Raise kernelMaxThreads/virtualModePlatformThreads in {}.",
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
@@ -117,7 +130,8 @@ final class ServerInstaller {
 
     /**
      * In virtual mode the pool only runs short tasks besides the threads the connectors lease (acceptors,
-     * selectors), so a few spare threads suffice; every thread more is an idle OS thread under load.
+     * selectors, Jetty's reserved threads), so a few spare threads suffice; every thread more is an idle OS thread
+     * under load.
      */
     static int autoPlatformThreads(QueuedThreadPool qtp) {
         int leased = qtp.getThreadPoolBudget() == null ? 0 : qtp.getThreadPoolBudget().getLeasedThreads();

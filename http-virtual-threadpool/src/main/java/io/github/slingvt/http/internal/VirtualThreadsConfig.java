@@ -75,6 +75,7 @@ public @interface VirtualThreadsConfig {
             description = "Virtual mode: maximum threads of Jetty's QueuedThreadPool, which then only runs acceptors, "
                     + "selectors, connection setup and (bounded mode) admission, all short tasks; a burst of new "
                     + "connections queues instead of growing the pool. 0 (default) sizes it automatically: the "
-                    + "acceptor and selector threads Jetty's connectors lease plus 6, at least 8. Otherwise 8 to 100000.")
+                    + "threads Jetty's connectors lease (acceptors, selectors, reserved threads) plus 2, at least 4, "
+                    + "and lowers Jetty's minimum of idle threads to match. Otherwise 8 to 100000.")
     int virtualModePlatformThreads() default 0;
 }

@@ -109,20 +109,30 @@ class DispatchHandlerTest {
     void virtualModeSizesJettysPoolFromTheConnectorsLeasesByDefault() throws Exception {
         QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
         int leased = qtp.getThreadPoolBudget().getLeasedThreads();
+        int felixMax = qtp.getMaxThreads();
+        int felixMin = qtp.getMinThreads();
         assertThat(leased).isPositive();
-        ServerInstaller.install(server, state);
-        assertThat(qtp.getMaxThreads()).isEqualTo(Math.max(8, leased + 6)).isLessThan(50);
+        ServerInstaller.Installation installation = ServerInstaller.install(server, state);
+        int auto = Math.max(ServerInstaller.MIN_AUTO_PLATFORM_THREADS, leased + ServerInstaller.SPARE_PLATFORM_THREADS);
+        assertThat(qtp.getMaxThreads()).isEqualTo(auto).isLessThan(felixMax);
+        assertThat(qtp.getMinThreads()).as("Jetty's minimum of %d idle threads would outnumber the pool", felixMin)
+                .isEqualTo(Math.min(felixMin, auto));
         assertThat(get("").body()).contains("virtual=true");
         state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 24));
-        ServerInstaller.applyPlatformThreads(server, 24);
+        ServerInstaller.applyPlatformThreads(server, installation, 24);
         assertThat(qtp.getMaxThreads()).isEqualTo(24);
+        assertThat(qtp.getMinThreads()).as("Felix's minimum fits again").isEqualTo(felixMin);
+        ServerInstaller.applyPlatformThreads(server, installation, 0);
+        ServerInstaller.uninstall(server, installation);
+        assertThat(qtp.getMaxThreads()).isEqualTo(felixMax);
+        assertThat(qtp.getMinThreads()).isEqualTo(felixMin);
     }
 
     @Test
     void kernelModeRunsOnJettysPlatformThreads() throws Exception {
-        ServerInstaller.install(server, state);
+        ServerInstaller.Installation installation = ServerInstaller.install(server, state);
         state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64, 32));
-        ServerInstaller.applyPlatformThreads(server, 64);
+        ServerInstaller.applyPlatformThreads(server, installation, 64);
         HttpResponse<String> response = get("");
         assertThat(response.body()).contains("virtual=false").contains("thread=qtp");
         assertThat(((QueuedThreadPool) server.getThreadPool()).getMaxThreads()).isEqualTo(64);

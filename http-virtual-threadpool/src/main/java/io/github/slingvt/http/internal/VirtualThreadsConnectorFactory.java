@@ -56,11 +56,10 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
     public VirtualThreadsConnectorFactory(@Reference ConfigGuard guard, Map<String, Object> properties) {
         requireVirtualThreads();
         this.guard = guard;
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "slingvt-http-admission-timeouts");
-            t.setDaemon(true);
-            return t;
-        });
+        // On a virtual thread: the timer of queued requests is one more idle OS thread under load otherwise
+        // (issue #13); a timeout that fires a little late under carrier saturation only answers 503 a little later.
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1,
+                Thread.ofVirtual().name("slingvt-http-admission-timeouts").factory());
         timer.setRemoveOnCancelPolicy(true);
         this.timeouts = timer;
         this.state = new ThreadingState(timeouts);
@@ -132,7 +131,8 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         ThreadingSettings previous = state.settings();
         state.apply(next);
         synchronized (installed) {
-            installed.keySet().forEach(s -> ServerInstaller.applyPlatformThreads(s, next.platformThreads()));
+            installed.forEach((s, installation) ->
+                    ServerInstaller.applyPlatformThreads(s, installation, next.platformThreads()));
         }
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "

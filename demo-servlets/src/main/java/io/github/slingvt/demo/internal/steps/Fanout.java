@@ -32,15 +32,27 @@ public final class Fanout implements AutoCloseable {
     public static final long TIMEOUT_MARGIN_MS = 30_000;
 
     private final ExecutorService clientExecutor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient client;
+    /**
+     * Built on the first fan-out: a JDK HttpClient starts its selector, an OS thread, when it is built, and most
+     * instances never fan out (issue #13: OS threads under load).
+     */
+    private HttpClient client;
+    private boolean closed;
 
-    public Fanout() {
-        this.client = HttpClient.newBuilder()
-                .executor(clientExecutor)
-                .connectTimeout(CONNECT_TIMEOUT)
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+    private synchronized HttpClient client() {
+        // No blocking inside: building the client only starts its selector thread.
+        if (closed) {
+            throw new IllegalStateException("fan-out closed: the demo servlets are being deactivated");
+        }
+        if (client == null) {
+            client = HttpClient.newBuilder()
+                    .executor(clientExecutor)
+                    .connectTimeout(CONNECT_TIMEOUT)
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .build();
+        }
+        return client;
     }
 
     /**
@@ -64,6 +76,7 @@ public final class Fanout implements AutoCloseable {
             return new WorkReport.Fanout(0, 0, 0, delay, null);
         }
         HttpRequest request = request(port, delay, authorization);
+        HttpClient client = client();
         List<Future<String>> outcomes = new ArrayList<>(calls);
         List<String> failures = new ArrayList<>();
         try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -94,6 +107,7 @@ public final class Fanout implements AutoCloseable {
             return CompletableFuture.completedFuture(new WorkReport.Fanout(0, 0, 0, delay, null));
         }
         HttpRequest request = request(port, delay, authorization);
+        HttpClient client = client();
         List<CompletableFuture<String>> outcomes = new ArrayList<>(calls);
         for (int i = 0; i < calls; i++) {
             outcomes.add(client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
@@ -133,8 +147,11 @@ public final class Fanout implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        client.shutdownNow();
+    public synchronized void close() {
+        closed = true;
+        if (client != null) {
+            client.shutdownNow();
+        }
         clientExecutor.shutdownNow();
     }
 }

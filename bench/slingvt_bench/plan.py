@@ -58,6 +58,11 @@ CONFIGS = {
     "kernel-200-zgc": dict(
         desc="kernel-200 on generational ZGC instead of G1 (same heap size)",
         cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 200}}, virtual=False, ours=True, gc="zgc"),
+    "vt-jetty-10": dict(
+        desc="vt-unbounded with Jetty's virtual-mode pool as it was before session 13 (virtualModePlatformThreads=10, "
+             "Jetty's minimum 8): vt-unbounded : vt-jetty-10 is what the smaller pool (leases + 2) costs or saves",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0, "virtualModePlatformThreads": 10}},
+        virtual=True, ours=True),
     "vt-cap-100": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=100 with a queue that holds every client "
              "(maxQueuedRequests=10000, queueTimeout=60 s): a cap sized against a JDBC pool (--store postgres)",
@@ -109,7 +114,7 @@ DEFAULT_VIRTUAL = "vt-unbounded"
 # latency. The collector and heap variants, the detector's cost and the fixed caps are lab configurations. The
 # warm-up is 60 s: on a 2-core machine whose CPU is slow, 30 s left the JIT compiling through the first points.
 LAB_ONLY = ("vt-cap-100", "vt-adaptive-queue", "vt-unbounded-zgc", "vt-unbounded-6g", "kernel-200-zgc",
-            "vt-no-detector", "vt-bounded")
+            "vt-no-detector", "vt-bounded", "vt-jetty-10")
 FULL = dict(configs=[c for c in CONFIGS if c not in LAB_ONLY], workloads=["R10ms", "R100ms", "R1s", "repo200", "page"],
             concurrency=[100, 1000, 4000, 8000], extra=[], warmup=60, duration=20, pause=1, decisive_rounds=3)
 

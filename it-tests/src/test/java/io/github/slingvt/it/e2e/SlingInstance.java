@@ -76,13 +76,6 @@ public final class SlingInstance implements AutoCloseable {
         return home.resolve("launcher").resolve("install");
     }
 
-    /**
-     * Waits until the systemready health checks pass and still pass {@link #READINESS_HOLD} later (all bundles
-     * active, Sling's resolver and GET/POST servlets registered: an earlier Sling request logs "Cannot find servlet"
-     * errors) and {@code GET /.json} answers 200,
-     * then (up to 60 s) until the console reports every bundle active or a fragment, and keeps the error.log lines
-     * of that moment. Stops the instance and fails with the log tails if it exits or is not ready within 180 s.
-     */
     /** Felix health checks tagged systemready (healthcheck.json); 503 until they pass. */
     static final String READINESS_PATH = "/system/health/systemready.json";
     /**
@@ -92,11 +85,18 @@ public final class SlingInstance implements AutoCloseable {
      */
     static final Duration READINESS_HOLD = Duration.ofSeconds(1);
 
+    /**
+     * Waits until the systemready health checks pass and still pass {@link #READINESS_HOLD} later (all bundles
+     * active, Sling's resolver and GET/POST servlets registered: an earlier Sling request logs "Cannot find servlet"
+     * errors) and {@code GET /.json} answers 200, then (up to 60 s) until the console reports every bundle active or
+     * a fragment, and keeps the error.log lines of that moment. Stops the instance and fails with the log tails if it
+     * exits or is not ready within 180 s.
+     */
     SlingInstance awaitReady() {
         final long start = System.nanoTime();
         final long deadline = start + STARTUP_TIMEOUT.toNanos();
         String last = "no answer yet";
-        long greenSince = -1;
+        Long greenSince = null;
         while (true) {
             if (!process.isAlive()) {
                 throw failStartup("exited during startup with code " + process.exitValue());
@@ -108,9 +108,9 @@ public final class SlingInstance implements AutoCloseable {
             try {
                 final int ready = get(READINESS_PATH).statusCode();
                 final long now = System.nanoTime();
-                greenSince = ready != 200 ? -1 : greenSince < 0 ? now : greenSince;
+                greenSince = ready != 200 ? null : greenSince == null ? Long.valueOf(now) : greenSince;
                 // Green on its own is not enough: see READINESS_HOLD.
-                final boolean held = greenSince >= 0 && now - greenSince >= READINESS_HOLD.toNanos();
+                final boolean held = greenSince != null && now - greenSince >= READINESS_HOLD.toNanos();
                 final int status = held ? get("/.json").statusCode() : -1;
                 if (status == 200) {
                     break;

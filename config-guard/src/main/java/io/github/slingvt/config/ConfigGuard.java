@@ -26,6 +26,14 @@ public interface ConfigGuard {
      */
     <T> T read(String pid, Map<String, ?> properties, Function<ConfigReader, T> settings);
 
+    /**
+     * A reader of {@code properties} that only collects problems: nothing is logged, recorded or remembered. For
+     * checking values before they are stored (a form, a live switch) and for tests of a settings function.
+     *
+     * @since 2.0
+     */
+    ConfigReader reader(String pid, Map<String, ?> properties);
+
     /** The refused values now on record, by PID in the order they were refused. */
     List<ConfigProblem> problems();
 

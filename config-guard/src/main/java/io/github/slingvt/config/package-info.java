@@ -8,9 +8,12 @@
  * and the last accepted settings (the defaults at start) stay in force. The guard keeps the refusals for the
  * health check, the console page and the status JSON. {@link io.github.slingvt.config.ConfigUpdates} changes one
  * property of a bundle's own configuration and keeps the others.
+ * <p>
+ * 2.0: {@code ConfigReader} is an interface (it was a class with a public constructor); readers come from the guard
+ * ({@link io.github.slingvt.config.ConfigGuard#reader}), so the implementation is no longer part of the API.
  */
 @Export
-@Version("1.2.0")
+@Version("2.0.0")
 package io.github.slingvt.config;
 
 import org.osgi.annotation.bundle.Export;

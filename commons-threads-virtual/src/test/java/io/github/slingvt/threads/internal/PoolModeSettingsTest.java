@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 
-import io.github.slingvt.config.ConfigReader;
+import io.github.slingvt.config.internal.PropertyReader;
 import org.junit.jupiter.api.Test;
 
 /** JDK-aware defaults: before JDK 24 a pool known to block inside synchronized defaults to kernel. */
 class PoolModeSettingsTest {
 
     private static PoolModeSettings read(int jdk, Map<String, Object> properties) {
-        return PoolModeSettings.read(new ConfigReader(VirtualThreadPoolsConfig.PID, properties), jdk);
+        return PoolModeSettings.read(new PropertyReader(VirtualThreadPoolsConfig.PID, properties), jdk);
     }
 
     @Test

@@ -32,7 +32,7 @@ public final class ConfigGuardService implements ConfigGuard {
 
     @Override
     public <T> T read(String pid, Map<String, ?> properties, Function<ConfigReader, T> settings) {
-        ConfigReader reader = new ConfigReader(pid, properties);
+        ConfigReader reader = new PropertyReader(pid, properties);
         T candidate = apply(reader, settings);
         List<ConfigProblem> problems = reader.problems();
         if (problems.isEmpty()) {
@@ -47,12 +47,17 @@ public final class ConfigGuardService implements ConfigGuard {
             refused.put(pid, problems);
             last = accepted.get(pid);
         }
-        T kept = apply(new ConfigReader(pid, last == null ? Map.of() : last), settings);
+        T kept = apply(new PropertyReader(pid, last == null ? Map.of() : last), settings);
         LOG.error("Configuration {} refused: {}. The {} stay in force. Fix the value in the web console "
                 + "(/system/console/configMgr/{}) or in the configuration file.", pid,
                 problems.stream().map(ConfigGuardService::describe).collect(Collectors.joining("; ")),
                 last == null ? "default settings" : "last accepted settings", pid);
         return kept;
+    }
+
+    @Override
+    public ConfigReader reader(String pid, Map<String, ?> properties) {
+        return new PropertyReader(pid, properties);
     }
 
     @Override

@@ -56,4 +56,15 @@ class ConfigGuardServiceTest {
         guard.forget("b");
         assertThat(guard.problems()).isEmpty();
     }
+
+    @Test
+    void aReaderOnlyCollectsProblemsAndLeavesTheGuardAsItWas() {
+        guard.read("p", Map.of("max", 5), Settings::read);
+        ConfigReader reader = guard.reader("p", Map.of("max", "lots"));
+        assertThat(reader.integer("max", 3, 0, 100)).isEqualTo(3);
+        assertThat(reader.problems()).containsExactly(new ConfigProblem("p", "max", "lots", "a whole number from 0 to 100"));
+        assertThat(guard.problems()).as("nothing recorded by the guard").isEmpty();
+        assertThat(guard.read("p", Map.of("max", "x"), Settings::read))
+                .as("the last accepted settings are still those read before the reader").isEqualTo(new Settings("virtual", 5));
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import jakarta.json.JsonObject;
 
 import io.github.slingvt.config.ConfigReader;
+import io.github.slingvt.config.internal.PropertyReader;
 import org.apache.sling.api.resource.ResourceResolverFactory;
 import org.apache.sling.servlethelpers.MockRequestPathInfo;
 import org.apache.sling.servlethelpers.MockSlingJakartaHttpServletRequest;
@@ -131,7 +132,7 @@ public class AnonymousLimitsTest {
 
     @Test
     void limitsOutsideTheServletsRangesAreRefusedByTheConfiguration() {
-        ConfigReader reader = new ConfigReader("pid", Map.of("anonymousMaxReads", -1L, "anonymousMaxFanout", 101L));
+        ConfigReader reader = new PropertyReader("pid", Map.of("anonymousMaxReads", -1L, "anonymousMaxFanout", 101L));
         AnonymousLimits limits = AnonymousLimits.read(reader);
         assertThat(reader.problems()).extracting(p -> p.property())
                 .containsExactly("anonymousMaxReads", "anonymousMaxFanout");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Map;
 
 import io.github.slingvt.config.ConfigReader;
+import io.github.slingvt.config.internal.PropertyReader;
 import org.junit.jupiter.api.Test;
 
 class ThreadingSettingsTest {
@@ -83,7 +84,7 @@ class ThreadingSettingsTest {
 
     @Test
     void aCapThatIsNeitherAutoNorANumberIsRefusedNamingBoth() {
-        ConfigReader r = new ConfigReader("pid", Map.of("maxConcurrentRequests", "lots"));
+        ConfigReader r = new PropertyReader("pid", Map.of("maxConcurrentRequests", "lots"));
         ThreadingSettings.read(r);
         assertThat(r.problems()).singleElement()
                 .satisfies(p -> assertThat(p.allowed()).isEqualTo("auto or a whole number from 0 to 1000000"));
@@ -91,14 +92,14 @@ class ThreadingSettingsTest {
 
     @Test
     void adaptiveBoundsAreChecked() {
-        ConfigReader r = new ConfigReader("pid", Map.of("maxConcurrentRequests", "auto", "adaptiveMinLimit", 100,
+        ConfigReader r = new PropertyReader("pid", Map.of("maxConcurrentRequests", "auto", "adaptiveMinLimit", 100,
                 "adaptiveMaxLimit", 50));
         ThreadingSettings.read(r);
         assertThat(r.problems()).singleElement().satisfies(p -> {
             assertThat(p.property()).isEqualTo("adaptiveMaxLimit");
             assertThat(p.allowed()).contains("from adaptiveMinLimit (100)");
         });
-        ConfigReader zero = new ConfigReader("pid", Map.of("adaptiveMinLimit", 0));
+        ConfigReader zero = new PropertyReader("pid", Map.of("adaptiveMinLimit", 0));
         ThreadingSettings.read(zero);
         assertThat(zero.problems()).singleElement().satisfies(p -> assertThat(p.property()).isEqualTo("adaptiveMinLimit"));
         assertThatThrownBy(() -> new ThreadingSettings(ThreadingMode.VIRTUAL, 10, 10, 5, 1, 200, 0, true, 1, 10))
@@ -106,7 +107,7 @@ class ThreadingSettingsTest {
     }
 
     private static ThreadingSettings read(Map<String, Object> properties) {
-        ConfigReader r = new ConfigReader("pid", properties);
+        ConfigReader r = new PropertyReader("pid", properties);
         ThreadingSettings s = ThreadingSettings.read(r);
         assertThat(r.problems()).isEmpty();
         return s;

@@ -1,4 +1,4 @@
-package io.github.slingvt.config;
+package io.github.slingvt.config.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,18 +7,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.slingvt.config.ConfigProblem;
+import io.github.slingvt.config.ConfigReader;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-class ConfigReaderTest {
+class PropertyReaderTest {
 
     private static final String PID = "test.Pid";
 
     private static ConfigReader reader(String name, Object value) {
         Map<String, Object> props = new HashMap<>();
         props.put(name, value);
-        return new ConfigReader(PID, props);
+        return new PropertyReader(PID, props);
     }
 
     @Test
@@ -30,7 +33,7 @@ class ConfigReaderTest {
         assertThat(reader("n", BigInteger.TEN).integer("n", 1, 0, 10)).isEqualTo(10);
         assertThat(reader("n", " 7 ").integer("n", 1, 0, 10)).isEqualTo(7);
         assertThat(reader("n", "-3").number("n", 1, -5, 10)).isEqualTo(-3);
-        ConfigReader absent = new ConfigReader(PID, Map.of());
+        ConfigReader absent = new PropertyReader(PID, Map.of());
         assertThat(absent.integer("n", 4, 0, 10)).isEqualTo(4);
         assertThat(absent.problems()).isEmpty();
     }
@@ -114,7 +117,7 @@ class ConfigReaderTest {
 
     @Test
     void requiredTextIsAProblemWhenMissing() {
-        ConfigReader r = new ConfigReader(PID, Map.of());
+        ConfigReader r = new PropertyReader(PID, Map.of());
         assertThat(r.text("name", null)).isNull();
         assertThat(r.problems()).singleElement().extracting(ConfigProblem::allowed)
                 .isEqualTo("a non-empty text (the property is required)");
@@ -135,6 +138,6 @@ class ConfigReaderTest {
     void longValuesAreCutInMessages() {
         ConfigReader r = reader("n", "x".repeat(1000));
         r.integer("n", 1, 0, 10);
-        assertThat(r.problems().get(0).value()).hasSize(ConfigReader.MAX_VALUE_LENGTH + 3).endsWith("...");
+        assertThat(r.problems().get(0).value()).hasSize(PropertyReader.MAX_VALUE_LENGTH + 3).endsWith("...");
     }
 }

@@ -14,7 +14,7 @@ from .plan import CONFIGS, HTTP_PID, READINESS_HOLD_S, SEED_TIMEOUT, STARTUP_TIM
 
 # The benchmark's instances are lab instances on 127.0.0.1 that nobody else reaches: their demo servlets take the
 # full parameter ranges from anonymous requests, so that no measured request pays a login (basic authentication
-# logs into Oak on every request; docs/NOTES.md has the measured cost). The default (anonymous: light work only,
+# logs into Oak on every request; docs/decisions/0004-anonymous-limits-on-demo-servlets.md has the measured cost). The default (anonymous: light work only,
 # heavy work a 403) is what every other instance runs with.
 LAB_DEMO_PID = "io.github.slingvt.demo.DemoServlets"
 LAB_DEMO_CONFIG = {"anonymousMaxReads": 100000, "anonymousMaxIdleDelay": 60000, "anonymousMaxFileLength": 104857600,

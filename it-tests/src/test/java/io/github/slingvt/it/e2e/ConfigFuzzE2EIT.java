@@ -45,7 +45,7 @@ class ConfigFuzzE2EIT extends OwnInstanceTestSupport {
         startSeeded(builder());
         // A factory configuration that the console creates gets a "factory.<uuid>" PID, which the file installer's
         // write-back turns into a file that it reads as another configuration at the next start, deleting the
-        // console's (Sling installer behaviour, docs/NOTES.md). The pool configuration is therefore fuzzed through a
+        // console's (Sling installer behaviour, docs/UPSTREAM.md). The pool configuration is therefore fuzzed through a
         // file with a named PID, with the console's values (as text) in the console rounds.
         String consolePool = ConsoleConfigs.createFactoryConfiguration(sling.baseUrl(), POOL_FACTORY,
                 Map.of("name", List.of("slingvt-fuzz")));

@@ -86,6 +86,9 @@ class Data:
             # the window caught no answer at all (under heavy overload a fair scheduler answers in waves, and a
             # window between two of them reads 0 although the run answered).
             r["thr"] = r.get("rps_steady") if num(r.get("rps_steady")) else r.get("rps")
+            # ms of server CPU per successful request: (cpu % / 100) / (req/s) * 1000.
+            cpu, thr = num(r.get("cpu_pct")), num(r["thr"])
+            r["cpu_ms"] = 10.0 * cpu / thr if cpu and thr else None
             groups.setdefault((r["config"], r["workload"], int(r["concurrency"])), []).append(r)
         self.rows = rows
         self.rounds = {k: sorted(v, key=lambda r: int(r.get("round") or 1)) for k, v in groups.items()}
@@ -108,9 +111,10 @@ class Data:
         r = self.by.get((config, workload, c))
         return None if r is None else r.get(field)
 
-    def round_ratios(self, a, b, workload, c):
-        ra = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((a, workload, c), [])}
-        rb = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((b, workload, c), [])}
+    def round_ratios(self, a, b, workload, c, field="thr"):
+        """a : b in each round both measured (of throughput, or of another numeric field such as cpu_ms)."""
+        ra = {int(r.get("round") or 1): num(r.get(field)) for r in self.rounds.get((a, workload, c), [])}
+        rb = {int(r.get("round") or 1): num(r.get(field)) for r in self.rounds.get((b, workload, c), [])}
         return [ratio(ra[k], rb[k]) for k in sorted(ra) if k in rb and ratio(ra[k], rb[k]) is not None]
 
     def ratio(self, a, b, workload, c):

@@ -5,7 +5,7 @@ import os
 
 
 FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "requests", "rps", "rps_steady",
-          "steady_window_s", "ramp_s", "little_bound_rps",
+          "steady_window_s", "ramp_s", "thr_note", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
           "others_cpu_pct", "gc_cpu_pct", "jit_cpu_pct", "thread_census", "drain_s", "db_rt_per_req", "db_cpu_pct",
@@ -74,6 +74,24 @@ def lower_median(values):
     return values[(len(values) - 1) // 2] if values else None
 
 
+# The mark of a throughput that is the whole-run rate, not the steady rate (report.py shows it next to the number).
+WHOLE_RUN_MARK = "†"
+
+
+def throughput(r):
+    """(throughput, note) of a row. The steady-state rate where it is; otherwise the whole-run rate, with a note
+    saying so: when the run was too short for a window, or when the window caught no answer although the run did
+    (under heavy overload a fair scheduler answers in waves, and a window between two of them reads 0). The whole-run
+    rate includes the ramp and the tail, so it is not the same measure as the steady rate; it is never used silently.
+    """
+    steady, whole = num(r.get("rps_steady")), num(r.get("rps"))
+    if steady or whole is None or (steady == 0 and whole == 0):
+        return r.get("rps_steady"), ""
+    if steady is None:
+        return r.get("rps"), f"no steady window ({r.get('steady_window_s') or '?'} s < 5 s): whole-run rate"
+    return r.get("rps"), "steady window empty: whole-run rate"
+
+
 class Data:
     """Rows by (config, workload, C). With --rounds N a point has N rows: its figures are those of the round with
     the (lower) median throughput, and ratios are the median of the per-round ratios (the rounds of one point run
@@ -82,10 +100,7 @@ class Data:
     def __init__(self, rows):
         groups = {}
         for r in rows:
-            # Throughput = the steady-state rate; the whole-run rate when the run was too short for a window, or when
-            # the window caught no answer at all (under heavy overload a fair scheduler answers in waves, and a
-            # window between two of them reads 0 although the run answered).
-            r["thr"] = r.get("rps_steady") if num(r.get("rps_steady")) else r.get("rps")
+            r["thr"], r["thr_note"] = throughput(r)
             # ms of server CPU per successful request: (cpu % / 100) / (req/s) * 1000.
             cpu, thr = num(r.get("cpu_pct")), num(r["thr"])
             r["cpu_ms"] = 10.0 * cpu / thr if cpu and thr else None

@@ -6,6 +6,7 @@ import time
 from . import openload
 from . import pgstore
 from .common import BenchError, log
+from .data import throughput
 from .httpget import http_get
 from .load import run_oha, run_wrk, steady_rate
 from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
@@ -110,8 +111,9 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
         **db)
+    _, row["thr_note"] = throughput(row)
     log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if multi else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
-        f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
+        f"{row['rps']} over the run (bound {row['little_bound_rps']}){' [' + row['thr_note'] + ']' if row['thr_note'] else ''}, "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
         f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (GC {gc_pct} %, JIT {jit_pct} %; "

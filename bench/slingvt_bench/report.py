@@ -7,9 +7,32 @@ import os
 
 from . import openload
 from . import plots
-from .data import Data, fmt, fmt_ratio, num, read_csv
+from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
 from .plots import PLOT_SKIP
 from .verdicts import comparisons, physical_limit, targets
+
+
+def thr_cell(d, cf, w, c):
+    """A throughput cell, marked where it is the whole-run rate instead of the steady rate."""
+    return fmt(d.get(cf, w, c, "thr")) + (f" {WHOLE_RUN_MARK}" if d.get(cf, w, c, "thr_note") else "")
+
+
+def whole_run_table(d):
+    """Every point whose throughput is the whole-run rate, and why (data.throughput)."""
+    rows = [(cf, w, c) for w, c in d.points() for cf in d.configs if d.get(cf, w, c, "thr_note")]
+    if not rows:
+        return []
+    L = [f"## {WHOLE_RUN_MARK} Points without a steady rate\n",
+         f"Where a cell is marked {WHOLE_RUN_MARK}, the steady window had no rate (it caught no answer, or the run "
+         "was too short for one) and the number is the whole-run rate, ramp and tail included: not the same measure "
+         "as the other cells. The ratios and verdicts use it as it is; the verdict lines count such points.\n",
+         "| config | workload | C | steady rate | window (s) | whole-run rate | note |", "|---|---|---:|---:|---:|---:|---|"]
+    for cf, w, c in rows:
+        L.append(f"| {cf} | {w} | {c:,} | {d.get(cf, w, c, 'rps_steady') or '–'} | "
+                 f"{d.get(cf, w, c, 'steady_window_s') or '–'} | {fmt(d.get(cf, w, c, 'rps'))} | "
+                 f"{d.get(cf, w, c, 'thr_note')} |")
+    L.append("")
+    return L
 
 
 def physical_table(d, meta):
@@ -24,8 +47,9 @@ def physical_table(d, meta):
          "| workload | C | limit (req/s) | " + " | ".join(d.configs) + " |",
          "|---|---:|---:|" + "---:|" * len(d.configs)]
     for w, c, lim in pts:
-        cells = [f"{100 * num(d.get(cf, w, c, 'thr')) / lim:.0f} %" if lim and num(d.get(cf, w, c, "thr")) else "–"
-                 for cf in d.configs]
+        cells = [f"{100 * num(d.get(cf, w, c, 'thr')) / lim:.0f} %"
+                 + (f" {WHOLE_RUN_MARK}" if d.get(cf, w, c, "thr_note") else "")
+                 if lim and num(d.get(cf, w, c, "thr")) else "–" for cf in d.configs]
         L.append(f"| {w} | {c:,} | {fmt(lim)} | " + " | ".join(cells) + " |")
     L.append("")
     return L
@@ -49,6 +73,8 @@ def losses_first(d):
             reading = "**loss**" if r < 1 else "win"
         if spread is None and reading != "even":
             reading += " (no A/A here to tell noise)"
+        if d.get(v, w, c, "thr_note") or d.get(k, w, c, "thr_note"):
+            reading += f" ({WHOLE_RUN_MARK} whole-run rate)"
         L.append(f"| {v} | {w} | {c:,} | {r:.2f}× | {k} | {'–' if spread is None else f'±{100 * spread:.0f} %'} | "
                  f"{reading} |")
     L.append("")
@@ -184,15 +210,17 @@ def markdown(d, meta):
              "(virtual threads) answers its first requests only after about C / throughput, a FIFO pool from the "
              "start, and counting from the first answers would favour FIFO. `results.csv` has the ramp (`ramp_s`), "
              "the window (`steady_window_s`) and the whole-run rate (`rps`). C/R is the Little's-law bound "
-             "(C connections, nominal latency R). Measured p50 is in the next table.\n")
+             "(C connections, nominal latency R). Measured p50 is in the next table. "
+             f"{WHOLE_RUN_MARK}: no steady rate at this point, the whole-run rate stands in (listed below).\n")
     L.append("| " + " | ".join(["workload", "C", "C/R"] + cfgs + [f"{a} : {b}" for a, b in ratios]) + " |")
     L.append("|---|---:|---:|" + "---:|" * (len(cfgs) + len(ratios)))
     for w, c in d.points():
         bound = next((d.get(cf, w, c, "little_bound_rps") for cf in cfgs if d.get(cf, w, c, "little_bound_rps")), None)
-        cells = [fmt(d.get(cf, w, c, "thr")) for cf in cfgs]
+        cells = [thr_cell(d, cf, w, c) for cf in cfgs]
         rc = [fmt_ratio(d.ratio(a, b, w, c)) for a, b in ratios]
         L.append("| " + " | ".join([w, f"{c:,}", fmt(bound)] + cells + rc) + " |")
     L.append("")
+    L += whole_run_table(d)
 
     if d.max_rounds > 1:
         L.append(f"## Run-to-run spread ({d.max_rounds} rounds)\n")

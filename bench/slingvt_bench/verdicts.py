@@ -2,7 +2,7 @@
 is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 
-from .data import KERNEL, VIRTUAL, fmt_ratio, num
+from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
 
 
 def aa_spread(d, w, c, field="thr"):
@@ -97,8 +97,11 @@ def every_point(d, a, b, goal, label):
     missed = [f"{w} C={c} ({r:.2f}×)" for w, c, r, v in verdicts if v == "MISSED"]
     undecided = [f"{w} C={c} ({r:.2f}×)" for w, c, r, v in verdicts if v.startswith("undecided")]
     no_aa = sum(1 for *_, sp in rows if sp is None)
+    whole = sum(1 for w, c, *_ in rows if d.get(a, w, c, "thr_note") or d.get(b, w, c, "thr_note"))
+    notes = [f"{no_aa} without an A/A twin" if no_aa else "",
+             f"{whole} on a whole-run rate {WHOLE_RUN_MARK}" if whole else ""]
     measured = (f"{len(rows)} points: {len(rows) - len(missed) - len(undecided)} met, {len(missed)} missed, "
-                f"{len(undecided)} undecided" + (f" ({no_aa} without an A/A twin)" if no_aa else ""))
+                f"{len(undecided)} undecided" + (f" ({'; '.join(n for n in notes if n)})" if any(notes) else ""))
     if missed:
         return (label, measured, "MISSED: " + ", ".join(missed))
     if undecided:

@@ -4,7 +4,7 @@ import csv
 import os
 
 
-FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "requests", "rps", "rps_steady",
+FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "failed", "duration_s", "requests", "rps", "rps_steady",
           "steady_window_s", "ramp_s", "thr_note", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
@@ -74,6 +74,13 @@ def lower_median(values):
     return values[(len(values) - 1) // 2] if values else None
 
 
+def failed_row(config, workload, r_ms, c, rnd, reason):
+    """A measurement that did not happen or did not finish: it stays in the grid, with the reason, and counts as
+    missed in every verdict it takes part in (verdicts.py)."""
+    return dict(config=config, workload=workload, r_ms=r_ms, concurrency=c, round=rnd,
+                failed=" ".join(str(reason).split()) or "failed")
+
+
 # The mark of a throughput that is the whole-run rate, not the steady rate (report.py shows it next to the number).
 WHOLE_RUN_MARK = "†"
 
@@ -117,10 +124,14 @@ class Data:
 
     @staticmethod
     def _median_row(rows):
-        measured = [r for r in rows if num(r["thr"]) is not None]
+        measured = [r for r in rows if num(r["thr"]) is not None and not r.get("failed")]
         if not measured:
             return rows[0]
         return sorted(measured, key=lambda r: num(r["thr"]))[(len(measured) - 1) // 2]
+
+    def failed(self, config, workload, c):
+        """Why a round of this point failed (the first such round), or None when every round was measured."""
+        return next((r["failed"] for r in self.rounds.get((config, workload, c), []) if r.get("failed")), None)
 
     def get(self, config, workload, c, field):
         r = self.by.get((config, workload, c))

@@ -1,11 +1,12 @@
 """Measuring: the warm-up, one (configuration, workload, concurrency) point with its samples and drain, and the
 open-model latency runs after the grid."""
 import os
+import shutil
 import time
 
 from . import openload
 from . import pgstore
-from .common import BenchError, log
+from .common import BenchError, free_port, log
 from .data import throughput
 from .httpget import http_get
 from .load import run_oha, run_wrk, steady_rate
@@ -24,6 +25,49 @@ def warmup(args, inst, pdir):
     inst.info["warmup_s"] = round(time.time() - t0, 1)
     inst.info["warmup_requests"] = res["requests"]
     log(f"{inst.name}: warm-up {inst.info['warmup_s']} s, {res['requests']} requests")
+
+
+# Restarts of one configuration per run after it crashed or failed to start: each costs a start, seeding and warm-up
+# (2-3 minutes), so a configuration that keeps failing cannot eat the run.
+MAX_RESTARTS = 2
+
+
+def running(inst):
+    """Whether the instance's JVM is up (it may never have been started)."""
+    proc = getattr(inst, "proc", None)
+    return proc is not None and proc.poll() is None
+
+
+def note_failure(inst, what, err):
+    """Records a failed measurement on the instance (meta.json); marks the configuration down when its JVM is gone."""
+    inst.info.setdefault("failures", []).append(f"{what}: {err}")
+    if not running(inst):
+        inst.info["error"] = str(err)
+
+
+def ensure_running(args, inst, pdir):
+    """None when the configuration runs (restarted in a fresh home on a new port if it was down and restarts are
+    left), else why it does not: its points are then recorded as failed with that reason."""
+    if "error" not in inst.info:
+        return None
+    n = inst.info.get("restarts", 0)
+    if n >= MAX_RESTARTS:
+        return f"down since: {inst.info['error']} (no restart left)"
+    inst.info["restarts"] = n + 1
+    inst.stop()
+    shutil.rmtree(inst.home, ignore_errors=True)
+    inst.port = inst.info["port"] = free_port()
+    inst.url = f"http://127.0.0.1:{inst.port}"
+    log(f"{inst.name}: restart {n + 1} of {MAX_RESTARTS} after: {inst.info['error']}")
+    try:
+        inst.start()
+        warmup(args, inst, pdir)
+    except BenchError as e:
+        inst.stop()
+        inst.info["error"] = f"restart failed: {e}"
+        return inst.info["error"]
+    del inst.info["error"]
+    return None
 
 
 def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):

@@ -169,8 +169,10 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
 
 
 def open_model(args, live, plan, rows, pdir, out):
-    """After the closed-model grid: each configuration at fixed arrival rates (openload.FRACTIONS of its own
-    capacity on the workload), configurations interleaved per rate, each followed by the drain."""
+    """After the closed-model grid: every configuration at the same fixed arrival rates per workload
+    (openload.FRACTIONS of the reference configuration's capacity there, openload.offered_rates), configurations
+    interleaved per rate, each followed by the drain. A run that fails, or a configuration that is down and cannot
+    be restarted, gives a failed row."""
     path = os.path.join(out, "openmodel.csv")
     # --append: the rates measured before stay; a configuration and workload measured again replaces them.
     done = openload.read_csv(path) if getattr(args, "append", None) else []
@@ -180,29 +182,34 @@ def open_model(args, live, plan, rows, pdir, out):
     fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS, openload.DURATION_S)
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
-        for fraction in fractions:
-            for inst in live:
-                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
-                    continue
-                cap = openload.capacity(rows, inst.name, wname)
-                if not cap:
-                    continue
-                rate = cap * fraction
-                conns = openload.connections(rate, w["r_ms"])
-                url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
-                out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
+        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
+        for fraction, rate in rates:
+            conns = openload.connections(rate, w["r_ms"])
+            for inst in mine:
+                own = openload.capacity(rows, inst.name, wname)
                 try:
+                    down = ensure_running(args, inst, pdir)
+                    if down:
+                        raise BenchError(down)
                     inst.check_alive()
+                    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+                    out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
                     summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
                                       out_json)
                 except (openload.OpenLoadError, BenchError) as e:
-                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: {e}")
+                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: failed: {e}")
+                    if "error" not in inst.info:
+                        note_failure(inst, f"open model {wname} at {rate:.0f}/s", e)
+                    done.append(openload.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own, e))
+                    openload.write_csv(path, done)
                     continue
-                r = openload.row(inst.name, wname, fraction, cap, rate, conns, duration, summary)
+                r = openload.row(inst.name, wname, fraction, ref_cap, rate, conns, duration, summary, ref, own)
                 done.append(r)
-                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of "
-                    f"{r['capacity_rps']}): {r['achieved_rps']}/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
-                    f"p99.9 {r['p999_ms']} ms, errors {r['errors']}, non-2xx {r['non2xx']}")
+                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of {ref}'s "
+                    f"{r['capacity_rps']}; own capacity {r['own_capacity_rps']}): {r['achieved_rps']}/s, "
+                    f"p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, p99.9 {r['p999_ms']} ms, errors {r['errors']}, "
+                    f"non-2xx {r['non2xx']}")
                 openload.write_csv(path, done)
                 wait_quiet(inst.pid, DRAIN_TIMEOUT)
                 http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)

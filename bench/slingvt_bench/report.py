@@ -79,7 +79,7 @@ def cpu_table(d):
         for cf in d.configs:
             cpu, thr, gc = (num(d.get(cf, w, c, k)) for k in ("cpu_pct", "thr", "gc_cpu_pct"))
             if not cpu or not thr:
-                cells.append("–")
+                cells.append(failed_or_dash(d, cf, w, c))
                 continue
             share = f" ({100 * gc / cpu:.0f} % GC)" if gc is not None else ""
             cells.append(f"{10.0 * cpu / thr:.2f}{share}")

@@ -62,7 +62,8 @@ def main():
     ap.add_argument("--pool-wait-ms", type=int, default=30000,
                     help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
     ap.add_argument("--no-open-model", action="store_true",
-                    help="skip the open-model latency (oha at 50 %% and 90 %% of each configuration's capacity)")
+                    help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
+                         "kernel-200's capacity)")
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
     add_launch_args(ap)
     args = ap.parse_args()

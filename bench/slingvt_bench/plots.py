@@ -1,7 +1,7 @@
 """The report's plots, drawn with matplotlib: throughput, OS threads and RSS against concurrency, one line per
 configuration, min-max error bars where a point was measured in several rounds, and the C/R bound dashed; and the
 open-model latency per workload (p50 to p99 of each configuration at the same offered rates: 50 % and 90 % of the
-reference configuration's capacity, kernel-200's unless it had none; runs before 2026-11-26: of its own capacity).
+reference configuration's capacity, kernel-200's unless it had none; runs before issue #30: of its own capacity).
 
 matplotlib comes from the virtual environment ./sling-vt creates (.sling-vt/venv, bench/requirements.txt); it is
 imported only here, so the tables of a report need nothing beyond the standard library.

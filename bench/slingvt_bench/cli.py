@@ -16,7 +16,7 @@ from .instances import Instance, add_launch_args, check_launch_args, prune_insta
 from .load import ensure_wrk
 from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S, QUICK, QUICK_POSTGRES,
                    WORKLOADS, plan_cpus, point_duration)
-from .points import measure_point, open_model, warmup
+from .points import ensure_running, measure_point, note_failure, open_model, warmup
 from .sampling import machine_info, raise_fd_limit
 
 
@@ -62,7 +62,8 @@ def main():
     ap.add_argument("--pool-wait-ms", type=int, default=30000,
                     help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
     ap.add_argument("--no-open-model", action="store_true",
-                    help="skip the open-model latency (oha at 50 %% and 90 %% of each configuration's capacity)")
+                    help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
+                         "kernel-200's capacity)")
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
     add_launch_args(ap)
     args = ap.parse_args()
@@ -189,10 +190,10 @@ def main():
                 shutil.rmtree(home)
             inst = Instance(args, name, home, free_port())
             meta["instances"].append(inst.info)
+            live.append(inst)  # also when it fails: run_rounds restarts it or records its points as failed
             try:
                 inst.start()
                 warmup(args, inst, pdir)
-                live.append(inst)
             except BenchError as e:
                 log(f"{name}: {e}")
                 inst.info["error"] = str(e)
@@ -230,24 +231,30 @@ def main():
 
 
 def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds):
-    """Measures (round, index, (workload, C)) in order, every live instance per point, the first instance rotating
-    with the index and round; rows, results.csv and meta.json are updated after every measurement."""
+    """Measures (round, index, (workload, C)) in order, every instance per point, the first instance rotating
+    with the index and round; rows, results.csv and meta.json are updated after every measurement. A measurement
+    that fails becomes a failed row (data.failed_row); a configuration that is down is restarted for its next point
+    while restarts are left (points.ensure_running), else its points are recorded as failed."""
     csv_path = os.path.join(out, "results.csv")
     for rnd, i, (wname, c) in rounds:
         k = (i + rnd) % len(live) if live else 0
         for inst in live[k:] + live[:k]:
-            if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
+            if wname not in CONFIGS[inst.name].get("workloads", [wname]):
                 continue
+            number, down = rnd + 1 + last_round(earlier, wname, c), None
             try:
+                down = ensure_running(args, inst, pdir)
+                if down:
+                    raise BenchError(down)
                 inst.check_alive()
                 duration = point_duration(args, rows, inst.name, wname, c)
                 others = [o for o in live if o is not inst and "error" not in o.info]
-                row = measure_point(args, inst, wname, c, pdir, duration, others,
-                                    rnd + 1 + last_round(earlier, wname, c))
-                rows.append(row)
+                rows.append(measure_point(args, inst, wname, c, pdir, duration, others, number))
             except BenchError as e:
-                log(f"{inst.name}: {e}")
-                inst.info["error"] = str(e)
+                log(f"{inst.name} {wname} C={c}: failed: {e}")
+                if not down:
+                    note_failure(inst, f"{wname} C={c} round {number}", e)
+                rows.append(data.failed_row(inst.name, wname, WORKLOADS[wname]["r_ms"], c, number, e))
             data.write_csv(csv_path, rows)
             meta["elapsed_s"] = round(time.time() - started)
             with open(os.path.join(out, "meta.json"), "w") as f:

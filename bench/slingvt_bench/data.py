@@ -4,8 +4,8 @@ import csv
 import os
 
 
-FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "duration_s", "requests", "rps", "rps_steady",
-          "steady_window_s", "ramp_s", "little_bound_rps",
+FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "failed", "duration_s", "requests", "rps", "rps_steady",
+          "steady_window_s", "ramp_s", "thr_note", "little_bound_rps",
           "p50_ms", "p99_ms", "mean_ms", "max_ms", "err_connect", "err_read", "err_write", "err_timeout",
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
           "others_cpu_pct", "gc_cpu_pct", "jit_cpu_pct", "thread_census", "drain_s", "db_rt_per_req", "db_cpu_pct",
@@ -74,6 +74,31 @@ def lower_median(values):
     return values[(len(values) - 1) // 2] if values else None
 
 
+def failed_row(config, workload, r_ms, c, rnd, reason):
+    """A measurement that did not happen or did not finish: it stays in the grid, with the reason, and counts as
+    missed in every verdict it takes part in (verdicts.py)."""
+    return dict(config=config, workload=workload, r_ms=r_ms, concurrency=c, round=rnd,
+                failed=" ".join(str(reason).split()) or "failed")
+
+
+# The mark of a throughput that is the whole-run rate, not the steady rate (report.py shows it next to the number).
+WHOLE_RUN_MARK = "†"
+
+
+def throughput(r):
+    """(throughput, note) of a row. The steady-state rate where it is; otherwise the whole-run rate, with a note
+    saying so: when the run was too short for a window, or when the window caught no answer although the run did
+    (under heavy overload a fair scheduler answers in waves, and a window between two of them reads 0). The whole-run
+    rate includes the ramp and the tail, so it is not the same measure as the steady rate; it is never used silently.
+    """
+    steady, whole = num(r.get("rps_steady")), num(r.get("rps"))
+    if steady or whole is None or (steady == 0 and whole == 0):
+        return r.get("rps_steady"), ""
+    if steady is None:
+        return r.get("rps"), f"no steady window ({r.get('steady_window_s') or '?'} s < 5 s): whole-run rate"
+    return r.get("rps"), "steady window empty: whole-run rate"
+
+
 class Data:
     """Rows by (config, workload, C). With --rounds N a point has N rows: its figures are those of the round with
     the (lower) median throughput, and ratios are the median of the per-round ratios (the rounds of one point run
@@ -82,10 +107,10 @@ class Data:
     def __init__(self, rows):
         groups = {}
         for r in rows:
-            # Throughput = the steady-state rate; the whole-run rate when the run was too short for a window, or when
-            # the window caught no answer at all (under heavy overload a fair scheduler answers in waves, and a
-            # window between two of them reads 0 although the run answered).
-            r["thr"] = r.get("rps_steady") if num(r.get("rps_steady")) else r.get("rps")
+            r["thr"], r["thr_note"] = throughput(r)
+            # ms of server CPU per successful request: (cpu % / 100) / (req/s) * 1000.
+            cpu, thr = num(r.get("cpu_pct")), num(r["thr"])
+            r["cpu_ms"] = 10.0 * cpu / thr if cpu and thr else None
             groups.setdefault((r["config"], r["workload"], int(r["concurrency"])), []).append(r)
         self.rows = rows
         self.rounds = {k: sorted(v, key=lambda r: int(r.get("round") or 1)) for k, v in groups.items()}
@@ -99,18 +124,23 @@ class Data:
 
     @staticmethod
     def _median_row(rows):
-        measured = [r for r in rows if num(r["thr"]) is not None]
+        measured = [r for r in rows if num(r["thr"]) is not None and not r.get("failed")]
         if not measured:
             return rows[0]
         return sorted(measured, key=lambda r: num(r["thr"]))[(len(measured) - 1) // 2]
+
+    def failed(self, config, workload, c):
+        """Why a round of this point failed (the first such round), or None when every round was measured."""
+        return next((r["failed"] for r in self.rounds.get((config, workload, c), []) if r.get("failed")), None)
 
     def get(self, config, workload, c, field):
         r = self.by.get((config, workload, c))
         return None if r is None else r.get(field)
 
-    def round_ratios(self, a, b, workload, c):
-        ra = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((a, workload, c), [])}
-        rb = {int(r.get("round") or 1): num(r["thr"]) for r in self.rounds.get((b, workload, c), [])}
+    def round_ratios(self, a, b, workload, c, field="thr"):
+        """a : b in each round both measured (of throughput, or of another numeric field such as cpu_ms)."""
+        ra = {int(r.get("round") or 1): num(r.get(field)) for r in self.rounds.get((a, workload, c), [])}
+        rb = {int(r.get("round") or 1): num(r.get(field)) for r in self.rounds.get((b, workload, c), [])}
         return [ratio(ra[k], rb[k]) for k in sorted(ra) if k in rb and ratio(ra[k], rb[k]) is not None]
 
     def ratio(self, a, b, workload, c):

@@ -3,8 +3,9 @@
 wrk keeps C connections busy (a closed model): when the server slows down, wrk sends less, and its percentiles leave
 out the requests it did not send. Here requests are due at a fixed rate whatever the server does; oha's
 --latency-correction measures each from the moment it was due, so the time a request waited for a free connection
-counts. Each configuration gets the rates 50 % and 90 % of its own capacity, the best steady throughput it reached
-on that workload in the closed-model points of the same run.
+counts. Every configuration gets the same offered rates: 50 % and 90 % of the reference configuration's capacity
+(kernel-200's best steady throughput on that workload in the closed-model points of the same run), so that a row's
+latency compares configurations under the same load; each row also shows the configuration's own capacity.
 """
 
 import csv
@@ -20,8 +21,13 @@ DURATION_S = 20
 MAX_CONNECTIONS = 8000
 # oha's name for the requests still in flight when the run ends: cut off by the run, not failed.
 IN_FLIGHT_AT_END = "aborted due to deadline"
-FIELDS = ["config", "workload", "fraction", "capacity_rps", "target_rps", "achieved_rps", "connections",
-          "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms"]
+# The configuration whose capacity sets the offered rates of all; when it has none on a workload, the configuration
+# with the lowest capacity there (every configuration is then driven at rates it reached in the closed model).
+REFERENCE = "kernel-200"
+# capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own.
+FIELDS = ["config", "workload", "fraction", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
+          "achieved_rps", "connections", "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms",
+          "p999_ms", "max_ms", "failed"]
 
 
 class OpenLoadError(Exception):
@@ -60,6 +66,17 @@ def capacity(rows, config, workload):
     return None
 
 
+def offered_rates(rows, configs, workload, fractions):
+    """(reference, its capacity, [(fraction, rate)]): the same absolute rates for every configuration of the workload,
+    fractions of REFERENCE's capacity (else of the lowest capacity among configs); (None, None, []) without one."""
+    caps = {cf: capacity(rows, cf, workload) for cf in configs}
+    caps = {cf: v for cf, v in caps.items() if v}
+    if not caps:
+        return None, None, []
+    ref = REFERENCE if REFERENCE in caps else min(caps, key=caps.get)
+    return ref, caps[ref], [(fr, caps[ref] * fr) for fr in fractions]
+
+
 def connections(rate, r_ms):
     """Enough connections that the rate never waits for one while answers take up to twice R plus 0.5 s."""
     return int(min(MAX_CONNECTIONS, max(64, math.ceil(rate * (2 * r_ms / 1000 + 0.5)))))
@@ -80,8 +97,16 @@ def summary(out_json):
         raise OpenLoadError(f"oha wrote no JSON summary to {out_json}; see {out_json.replace('.json', '.err')}")
 
 
-def row(config, workload, fraction, cap, rate, conns, duration_s, summary):
-    """A results row from oha's summary (latencies in seconds there, in ms here)."""
+def failed_row(config, workload, fraction, reference, cap, rate, own_cap, reason):
+    """An open-model run that did not happen or did not finish: in the table as failed, with the reason."""
+    return dict(config=config, workload=workload, fraction=fraction, reference=reference, capacity_rps=round(cap, 1),
+                target_rps=round(rate, 1), own_capacity_rps=round(own_cap, 1) if own_cap else "",
+                failed=" ".join(str(reason).split()) or "failed")
+
+
+def row(config, workload, fraction, cap, rate, conns, duration_s, summary, reference="", own_cap=None):
+    """A results row from oha's summary (latencies in seconds there, in ms here). cap is the reference's capacity
+    the rate derives from, own_cap the configuration's own."""
     codes = {int(k): v for k, v in (summary.get("statusCodeDistribution") or {}).items()}
     ok = sum(v for k, v in codes.items() if k < 400)
     pct = summary.get("latencyPercentiles") or {}
@@ -89,8 +114,8 @@ def row(config, workload, fraction, cap, rate, conns, duration_s, summary):
     def ms(key):
         v = pct.get(key)
         return round(v * 1000, 1) if isinstance(v, (int, float)) else None
-    return dict(config=config, workload=workload, fraction=fraction, capacity_rps=round(cap, 1),
-                target_rps=round(rate, 1), achieved_rps=round(ok / duration_s, 1), connections=conns,
+    return dict(config=config, workload=workload, fraction=fraction, reference=reference, capacity_rps=round(cap, 1),
+                target_rps=round(rate, 1), own_capacity_rps=round(own_cap, 1) if own_cap else "", achieved_rps=round(ok / duration_s, 1), connections=conns,
                 duration_s=duration_s, ok=ok, non2xx=sum(v for k, v in codes.items() if k >= 400),
                 errors=sum(v for k, v in (summary.get("errorDistribution") or {}).items() if k != IN_FLIGHT_AT_END),
                 p50_ms=ms("p50"), p90_ms=ms("p90"), p99_ms=ms("p99"), p999_ms=ms("p99.9"),
@@ -99,7 +124,7 @@ def row(config, workload, fraction, cap, rate, conns, duration_s, summary):
 
 def write_csv(path, rows):
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=FIELDS, restval="")
         w.writeheader()
         for r in rows:
             w.writerow(r)
@@ -117,22 +142,35 @@ def section(out):
     rows = read_csv(os.path.join(out, "openmodel.csv"))
     if not rows:
         return ""
+    same = all(r.get("reference") for r in rows)
+    basis = ("The offered rate is the same for every configuration of a workload: the load column's share of the "
+             "reference configuration's capacity (its best steady throughput on that workload in this run; "
+             f"{REFERENCE} unless it had none), so each row group compares the configurations under the same load. "
+             "Own capacity = the configuration's own best steady throughput there (a rate above it overloads it). "
+             if same else
+             "**This run predates the shared rates**: the rate is the load column's share of each configuration's "
+             "own capacity, so the rates differ between configurations and their latencies are not comparable "
+             "row by row. ")
+    durations = ", ".join(sorted({r["duration_s"] for r in rows if r.get("duration_s")}))
     L = ["\n## Latency at fixed arrival rates (open model)\n",
          f"oha {OHA_VERSION}, `--latency-correction` (each request timed from when it was due, so waiting for a "
-         f"connection counts: no coordinated omission), {', '.join(sorted({r['duration_s'] for r in rows}))} s per "
-         "rate, after the closed-model points. "
-         "Rate = the load column's share of the configuration's own capacity (its best steady throughput on that "
-         "workload in this run), so each configuration is compared with itself at the same load; the capacities "
-         "differ. "
+         f"connection counts: no coordinated omission), {durations} s per "
+         "rate, after the closed-model points. " + basis +
          "Achieved = successful answers per second. Errors leave out the requests still in flight when the run "
-         "ended. Latencies in ms.\n",
-         "| workload | load | config | capacity /s | rate /s | achieved /s | p50 | p90 | p99 | p99.9 | max | "
+         "ended. Latencies in ms. A run that failed stays in the table with its reason.\n",
+         "| workload | offered /s | load | config | own capacity /s | achieved /s | p50 | p90 | p99 | p99.9 | max | "
          "errors | non-2xx |",
-         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        L.append(f"| {r['workload']} | {round(float(r['fraction']) * 100)} % | {r['config']} | {r['capacity_rps']} | "
-                 f"{r['target_rps']} | {r['achieved_rps']} | {r['p50_ms']} | {r['p90_ms']} | {r['p99_ms']} | "
-                 f"{r['p999_ms']} | {r['max_ms']} | {r['errors']} | {r['non2xx']} |")
+        load = (f"{round(float(r['fraction']) * 100)} % of {r.get('reference') or 'own'} {r['capacity_rps']}")
+        own = r.get("own_capacity_rps") or (r["capacity_rps"] if not r.get("reference") else "–")
+        if r.get("failed"):
+            L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {r['config']} | {own} | "
+                     f"**failed**: {r['failed'].replace('|', '/')} |" + " – |" * 7)
+            continue
+        L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {r['config']} | {own} | {r['achieved_rps']} | "
+                 f"{r['p50_ms']} | {r['p90_ms']} | {r['p99_ms']} | {r['p999_ms']} | {r['max_ms']} | {r['errors']} | "
+                 f"{r['non2xx']} |")
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     L.append("\nPlots (bar p50 to p99, dash p99.9, log scale): "
              + ", ".join(f"[{w}](latency-{w}.svg)" for w in workloads) + ".")

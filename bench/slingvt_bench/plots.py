@@ -1,6 +1,7 @@
 """The report's plots, drawn with matplotlib: throughput, OS threads and RSS against concurrency, one line per
 configuration, min-max error bars where a point was measured in several rounds, and the C/R bound dashed; and the
-open-model latency per workload (p50 to p99 of each configuration at 50 % and 90 % of its own capacity).
+open-model latency per workload (p50 to p99 of each configuration at the same offered rates: 50 % and 90 % of the
+reference configuration's capacity, kernel-200's unless it had none; runs before issue #30: of its own capacity).
 
 matplotlib comes from the virtual environment ./sling-vt creates (.sling-vt/venv, bench/requirements.txt); it is
 imported only here, so the tables of a report need nothing beyond the standard library.
@@ -93,6 +94,10 @@ def latency_plots(out, rows):
             continue
         configs = list(dict.fromkeys(r["config"] for r in mine))
         fractions = sorted({float(r["fraction"]) for r in mine})
+        ref = next((r.get("reference") for r in mine if r.get("reference")), None)
+        basis = {fr: (f"{next(r['target_rps'] for r in mine if float(r['fraction']) == fr)}/s = "
+                      f"{int(round(fr * 100))} % of {ref}'s capacity" if ref else
+                      f"{int(round(fr * 100))} % of own capacity") for fr in fractions}
         fig, ax = plt.subplots(figsize=(6.4, 4.0))
         width = 0.8 / len(fractions)
         for i, fr in enumerate(fractions):
@@ -117,7 +122,7 @@ def latency_plots(out, rows):
         ax.grid(True, axis="y", alpha=0.3)
         # Legend entries for the two loads only (the colours are the configurations, named on the axis).
         ax.legend(handles=[Patch(color="#555555", alpha=ALPHAS[i % len(ALPHAS)],
-                                 label=f"{int(round(fr * 100))} % of capacity") for i, fr in enumerate(fractions)],
+                                 label=basis[fr]) for i, fr in enumerate(fractions)],
                   fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(out, f"latency-{w}.svg"), metadata={"Date": None})

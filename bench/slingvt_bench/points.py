@@ -1,11 +1,13 @@
 """Measuring: the warm-up, one (configuration, workload, concurrency) point with its samples and drain, and the
 open-model latency runs after the grid."""
 import os
+import shutil
 import time
 
 from . import openload
 from . import pgstore
-from .common import BenchError, log
+from .common import BenchError, free_port, log
+from .data import throughput
 from .httpget import http_get
 from .load import run_oha, run_wrk, steady_rate
 from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
@@ -23,6 +25,49 @@ def warmup(args, inst, pdir):
     inst.info["warmup_s"] = round(time.time() - t0, 1)
     inst.info["warmup_requests"] = res["requests"]
     log(f"{inst.name}: warm-up {inst.info['warmup_s']} s, {res['requests']} requests")
+
+
+# Restarts of one configuration per run after it crashed or failed to start: each costs a start, seeding and warm-up
+# (2-3 minutes), so a configuration that keeps failing cannot eat the run.
+MAX_RESTARTS = 2
+
+
+def running(inst):
+    """Whether the instance's JVM is up (it may never have been started)."""
+    proc = getattr(inst, "proc", None)
+    return proc is not None and proc.poll() is None
+
+
+def note_failure(inst, what, err):
+    """Records a failed measurement on the instance (meta.json); marks the configuration down when its JVM is gone."""
+    inst.info.setdefault("failures", []).append(f"{what}: {err}")
+    if not running(inst):
+        inst.info["error"] = str(err)
+
+
+def ensure_running(args, inst, pdir):
+    """None when the configuration runs (restarted in a fresh home on a new port if it was down and restarts are
+    left), else why it does not: its points are then recorded as failed with that reason."""
+    if "error" not in inst.info:
+        return None
+    n = inst.info.get("restarts", 0)
+    if n >= MAX_RESTARTS:
+        return f"down since: {inst.info['error']} (no restart left)"
+    inst.info["restarts"] = n + 1
+    inst.stop()
+    shutil.rmtree(inst.home, ignore_errors=True)
+    inst.port = inst.info["port"] = free_port()
+    inst.url = f"http://127.0.0.1:{inst.port}"
+    log(f"{inst.name}: restart {n + 1} of {MAX_RESTARTS} after: {inst.info['error']}")
+    try:
+        inst.start()
+        warmup(args, inst, pdir)
+    except BenchError as e:
+        inst.stop()
+        inst.info["error"] = f"restart failed: {e}"
+        return inst.info["error"]
+    del inst.info["error"]
+    return None
 
 
 def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
@@ -110,8 +155,9 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
         **db)
+    _, row["thr_note"] = throughput(row)
     log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if multi else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
-        f"{row['rps']} over the run (bound {row['little_bound_rps']}), "
+        f"{row['rps']} over the run (bound {row['little_bound_rps']}){' [' + row['thr_note'] + ']' if row['thr_note'] else ''}, "
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
         f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (GC {gc_pct} %, JIT {jit_pct} %; "
@@ -123,8 +169,10 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
 
 
 def open_model(args, live, plan, rows, pdir, out):
-    """After the closed-model grid: each configuration at fixed arrival rates (openload.FRACTIONS of its own
-    capacity on the workload), configurations interleaved per rate, each followed by the drain."""
+    """After the closed-model grid: every configuration at the same fixed arrival rates per workload
+    (openload.FRACTIONS of the reference configuration's capacity there, openload.offered_rates), configurations
+    interleaved per rate, each followed by the drain. A run that fails, or a configuration that is down and cannot
+    be restarted, gives a failed row."""
     path = os.path.join(out, "openmodel.csv")
     # --append: the rates measured before stay; a configuration and workload measured again replaces them.
     done = openload.read_csv(path) if getattr(args, "append", None) else []
@@ -134,29 +182,34 @@ def open_model(args, live, plan, rows, pdir, out):
     fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS, openload.DURATION_S)
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
-        for fraction in fractions:
-            for inst in live:
-                if "error" in inst.info or wname not in CONFIGS[inst.name].get("workloads", [wname]):
-                    continue
-                cap = openload.capacity(rows, inst.name, wname)
-                if not cap:
-                    continue
-                rate = cap * fraction
-                conns = openload.connections(rate, w["r_ms"])
-                url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
-                out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
+        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
+        for fraction, rate in rates:
+            conns = openload.connections(rate, w["r_ms"])
+            for inst in mine:
+                own = openload.capacity(rows, inst.name, wname)
                 try:
+                    down = ensure_running(args, inst, pdir)
+                    if down:
+                        raise BenchError(down)
                     inst.check_alive()
+                    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+                    out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
                     summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
                                       out_json)
                 except (openload.OpenLoadError, BenchError) as e:
-                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: {e}")
+                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: failed: {e}")
+                    if "error" not in inst.info:
+                        note_failure(inst, f"open model {wname} at {rate:.0f}/s", e)
+                    done.append(openload.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own, e))
+                    openload.write_csv(path, done)
                     continue
-                r = openload.row(inst.name, wname, fraction, cap, rate, conns, duration, summary)
+                r = openload.row(inst.name, wname, fraction, ref_cap, rate, conns, duration, summary, ref, own)
                 done.append(r)
-                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of "
-                    f"{r['capacity_rps']}): {r['achieved_rps']}/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, "
-                    f"p99.9 {r['p999_ms']} ms, errors {r['errors']}, non-2xx {r['non2xx']}")
+                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of {ref}'s "
+                    f"{r['capacity_rps']}; own capacity {r['own_capacity_rps']}): {r['achieved_rps']}/s, "
+                    f"p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, p99.9 {r['p999_ms']} ms, errors {r['errors']}, "
+                    f"non-2xx {r['non2xx']}")
                 openload.write_csv(path, done)
                 wait_quiet(inst.pid, DRAIN_TIMEOUT)
                 http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)

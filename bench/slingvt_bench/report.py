@@ -7,7 +7,8 @@ import os
 
 from . import openload
 from . import plots
-from .data import Data, fmt, fmt_ratio, num, read_csv
+from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
+from .report_notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
 from .plots import PLOT_SKIP
 from .verdicts import comparisons, physical_limit, targets
 
@@ -24,7 +25,8 @@ def physical_table(d, meta):
          "| workload | C | limit (req/s) | " + " | ".join(d.configs) + " |",
          "|---|---:|---:|" + "---:|" * len(d.configs)]
     for w, c, lim in pts:
-        cells = [f"{100 * num(d.get(cf, w, c, 'thr')) / lim:.0f} %" if lim and num(d.get(cf, w, c, "thr")) else "–"
+        cells = [f"{100 * num(d.get(cf, w, c, 'thr')) / lim:.0f} %{marks(d, cf, w, c)}"
+                 if lim and num(d.get(cf, w, c, "thr")) else "failed" if d.failed(cf, w, c) else "–"
                  for cf in d.configs]
         L.append(f"| {w} | {c:,} | {fmt(lim)} | " + " | ".join(cells) + " |")
     L.append("")
@@ -41,6 +43,10 @@ def losses_first(d):
     if not rows:
         return []
     for v, w, c, r, k, spread in rows:
+        if r is None:
+            who = " and ".join(cf for cf in (v, k) if cf and d.failed(cf, w, c))
+            L.append(f"| {v} | {w} | {c:,} | failed | {k or '–'} | – | **failed** ({who}) |")
+            continue
         if spread is not None and abs(r - 1) <= spread:
             reading = "undecided"
         elif round(r, 2) == 1.0:
@@ -49,6 +55,10 @@ def losses_first(d):
             reading = "**loss**" if r < 1 else "win"
         if spread is None and reading != "even":
             reading += " (no A/A here to tell noise)"
+        if d.get(v, w, c, "thr_note") or d.get(k, w, c, "thr_note"):
+            reading += f" ({WHOLE_RUN_MARK} whole-run rate)"
+        if d.failed(v, w, c) or d.failed(k, w, c):
+            reading += f" ({FAILED_MARK} a round failed)"
         L.append(f"| {v} | {w} | {c:,} | {r:.2f}× | {k} | {'–' if spread is None else f'±{100 * spread:.0f} %'} | "
                  f"{reading} |")
     L.append("")
@@ -69,7 +79,7 @@ def cpu_table(d):
         for cf in d.configs:
             cpu, thr, gc = (num(d.get(cf, w, c, k)) for k in ("cpu_pct", "thr", "gc_cpu_pct"))
             if not cpu or not thr:
-                cells.append("–")
+                cells.append(failed_or_dash(d, cf, w, c))
                 continue
             share = f" ({100 * gc / cpu:.0f} % GC)" if gc is not None else ""
             cells.append(f"{10.0 * cpu / thr:.2f}{share}")
@@ -149,6 +159,8 @@ def markdown(d, meta):
     for inst in meta.get("instances", []):
         desc = meta.get("configs", {}).get(inst["config"], "")
         err = f" **failed: {inst['error']}**" if inst.get("error") else ""
+        if inst.get("failures"):
+            err += f" ({len(inst['failures'])} failed measurements, {inst.get('restarts', 0)} restarts)"
         L.append(f"| {inst['config']} | {desc}{err} | {inst.get('startup_s', '–')} | {inst.get('seeded_s', '–')} | "
                  f"{inst.get('ready_s', '–')} | {inst.get('warmup_s', '–')} | {inst.get('stop_s', '–')} |")
     L.append("")
@@ -184,15 +196,19 @@ def markdown(d, meta):
              "(virtual threads) answers its first requests only after about C / throughput, a FIFO pool from the "
              "start, and counting from the first answers would favour FIFO. `results.csv` has the ramp (`ramp_s`), "
              "the window (`steady_window_s`) and the whole-run rate (`rps`). C/R is the Little's-law bound "
-             "(C connections, nominal latency R). Measured p50 is in the next table.\n")
+             "(C connections, nominal latency R). Measured p50 is in the next table. "
+             f"{WHOLE_RUN_MARK}: no steady rate at this point, the whole-run rate stands in; failed / {FAILED_MARK}: all / "
+             "some rounds of the point failed (both listed below).\n")
     L.append("| " + " | ".join(["workload", "C", "C/R"] + cfgs + [f"{a} : {b}" for a, b in ratios]) + " |")
     L.append("|---|---:|---:|" + "---:|" * (len(cfgs) + len(ratios)))
     for w, c in d.points():
         bound = next((d.get(cf, w, c, "little_bound_rps") for cf in cfgs if d.get(cf, w, c, "little_bound_rps")), None)
-        cells = [fmt(d.get(cf, w, c, "thr")) for cf in cfgs]
+        cells = [thr_cell(d, cf, w, c) for cf in cfgs]
         rc = [fmt_ratio(d.ratio(a, b, w, c)) for a, b in ratios]
         L.append("| " + " | ".join([w, f"{c:,}", fmt(bound)] + cells + rc) + " |")
     L.append("")
+    L += failed_table(d)
+    L += whole_run_table(d)
 
     if d.max_rounds > 1:
         L.append(f"## Run-to-run spread ({d.max_rounds} rounds)\n")
@@ -214,9 +230,9 @@ def markdown(d, meta):
     L.append("|---|---:|" + "---:|" * (2 * len(cfgs)))
     for w, c in d.points():
         lat = [f"{fmt(d.get(cf, w, c, 'p50_ms'), 1)} / {fmt(d.get(cf, w, c, 'p99_ms'), 1)}"
-               if d.get(cf, w, c, "p50_ms") else "–" for cf in cfgs]
+               if d.get(cf, w, c, "p50_ms") else failed_or_dash(d, cf, w, c) for cf in cfgs]
         err = [f"{fmt(d.get(cf, w, c, 'socket_errors'))} / {fmt(d.get(cf, w, c, 'non2xx'))}"
-               if d.get(cf, w, c, "p50_ms") else "–" for cf in cfgs]
+               if d.get(cf, w, c, "p50_ms") else failed_or_dash(d, cf, w, c) for cf in cfgs]
         L.append(f"| {w} | {c:,} | " + " | ".join(lat) + " | " + " | ".join(err) + " |")
     L.append("")
 
@@ -232,7 +248,7 @@ def markdown(d, meta):
     for w, c in d.points():
         cells = [(f"{fmt(d.get(cf, w, c, 'threads_max'))} / {fmt(d.get(cf, w, c, 'rss_max_mib'))} / "
                   f"{fmt(d.get(cf, w, c, 'heap_after_gc_mib'))} / {fmt(d.get(cf, w, c, 'cpu_pct'))} %")
-                 if (cf, w, c) in d.by else "–" for cf in cfgs]
+                 if (cf, w, c) in d.by and not d.get(cf, w, c, "failed") else failed_or_dash(d, cf, w, c) for cf in cfgs]
         L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
     L.append("")
     L += cpu_table(d)

@@ -34,12 +34,67 @@ class OpenLoadTest(unittest.TestCase):
 
     def test_section_links_one_latency_plot_per_workload_in_the_order_measured(self):
         with tempfile.TemporaryDirectory() as out:
-            rows = [openload.row(cf, w, fr, 1000.0, 1000.0 * fr, 700, 20, {"statusCodeDistribution": {"200": 10}})
+            rows = [openload.row(cf, w, fr, 1000.0, 1000.0 * fr, 700, 20, {"statusCodeDistribution": {"200": 10}},
+                                 "kernel-200", 1500.0)
                     for w in ("R1s", "page") for fr in openload.FRACTIONS for cf in ("kernel-200", "vt-unbounded")]
             openload.write_csv(os.path.join(out, "openmodel.csv"), rows)
             text = openload.section(out)
         self.assertIn("[R1s](latency-R1s.svg), [page](latency-page.svg).", text)
-        self.assertEqual(text.count("| R1s | 90 % |"), 2)
+        self.assertEqual(text.count("| R1s | 900.0 | 90 % of kernel-200 1000.0 |"), 2)
+
+    def test_every_configuration_gets_the_same_offered_rates_of_kernel_200s_capacity(self):
+        rows = [dict(config=cf, workload="R100ms", rps_steady=str(cap), rps=str(cap))
+                for cf, cap in (("kernel-200", 1000), ("vt-unbounded", 4000), ("felix-virtual", 800))]
+        ref, cap, rates = openload.offered_rates(rows, ["felix-virtual", "kernel-200", "vt-unbounded"], "R100ms",
+                                                 openload.FRACTIONS)
+        self.assertEqual((ref, cap, rates), ("kernel-200", 1000.0, [(0.5, 500.0), (0.9, 900.0)]))
+        # Without kernel-200: the lowest capacity, so that every configuration reached the rates in the closed model.
+        self.assertEqual(openload.offered_rates(rows, ["vt-unbounded", "felix-virtual"], "R100ms", (0.5,)),
+                         ("felix-virtual", 800.0, [(0.5, 400.0)]))
+        self.assertEqual(openload.offered_rates(rows, ["vt-unbounded"], "R1s", (0.5,)), (None, None, []))
+
+    def test_open_model_drives_all_configurations_at_the_shared_rates_and_keeps_failed_runs(self):
+        from unittest import mock
+        from slingvt_bench import points
+        from slingvt_bench.common import BenchError
+
+        class Inst:
+            def __init__(self, name):
+                self.name, self.url, self.pid, self.info = name, "http://127.0.0.1:1", 1, {}
+
+            def check_alive(self):
+                if self.name == "felix-virtual":
+                    raise BenchError("felix-virtual: Sling exited (code 1)")
+
+        class Args:
+            quick, oha, append = False, "oha", None
+        closed = [dict(config=cf, workload="R100ms", rps_steady=str(cap), rps=str(cap))
+                  for cf, cap in (("kernel-200", 1000), ("vt-unbounded", 4000), ("felix-virtual", 800))]
+        live = [Inst("vt-unbounded"), Inst("kernel-200"), Inst("felix-virtual")]
+        driven = []
+
+        def oha(args, cmd, duration, out_json):
+            driven.append((out_json.split("oha-")[1], cmd[cmd.index("-q") + 1]))
+            return {"statusCodeDistribution": {"200": 10}, "latencyPercentiles": {"p50": 0.1, "p99": 0.2}}
+        with tempfile.TemporaryDirectory() as out, mock.patch.object(points, "run_oha", oha), \
+                mock.patch.object(points, "wait_quiet"), mock.patch.object(points, "http_get"), \
+                mock.patch.object(points, "log"), mock.patch.object(points.time, "sleep"), \
+                mock.patch.object(points, "ensure_running", return_value=None):
+            points.open_model(Args, live, dict(workloads=["R100ms"], pause=0), closed, out, out)
+            rows = openload.read_csv(os.path.join(out, "openmodel.csv"))
+            text = openload.section(out)
+        self.assertEqual(sorted(driven), [("kernel-200-R100ms-50.json", "500.0"), ("kernel-200-R100ms-90.json", "900.0"),
+                                          ("vt-unbounded-R100ms-50.json", "500.0"),
+                                          ("vt-unbounded-R100ms-90.json", "900.0")])
+        by_rate = {}
+        for r in rows:
+            by_rate.setdefault(r["target_rps"], set()).add(r["config"])
+        self.assertEqual(by_rate, {"500.0": {"kernel-200", "vt-unbounded", "felix-virtual"},
+                                   "900.0": {"kernel-200", "vt-unbounded", "felix-virtual"}})
+        felix = [r for r in rows if r["config"] == "felix-virtual"]
+        self.assertTrue(all("Sling exited" in r["failed"] for r in felix), felix)
+        self.assertIn("| R100ms | 900.0 | 90 % of kernel-200 1000.0 | vt-unbounded | 4000.0 |", text)
+        self.assertIn("| R100ms | 500.0 | 50 % of kernel-200 1000.0 | felix-virtual | 800.0 | **failed**", text)
 
 
 if __name__ == "__main__":

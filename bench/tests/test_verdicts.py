@@ -49,6 +49,41 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(out["R=1 s: vt-unbounded CPU per request at C=8,000 within 10 % of C=1,000"], "MISSED")
         self.assertEqual(out["R=1 s: vt-adaptive CPU per request at C=8,000 within 10 % of C=1,000"], "met")
 
+    def test_cpu_growth_inside_the_twins_cpu_spread_is_undecided(self):
+        # vt-unbounded: 1.00 ms per request at C=1,000, 1.15 ms at C=8,000 (+15 %, goal +10 %).
+        rows = [row("vt-unbounded", 1000, c=1000, cpu=100), row("vt-unbounded", 1000, c=8000, cpu=115)]
+        label = "R=1 s: vt-unbounded CPU per request at C=8,000 within 10 % of C=1,000"
+        alone = {t: v for t, _, v in targets(Data([dict(r) for r in rows]), dict(machine=dict(nproc=2)))}
+        self.assertEqual(alone[label], "MISSED")  # no twin: taken as measured
+        # The twin used 1.05 ms per request at C=8,000: the twins differ by 9.5 %, more than 15 % is from 10 %.
+        twin = [row("vt-unbounded-twin", 1000, c=1000, cpu=100), row("vt-unbounded-twin", 1000, c=8000, cpu=105)]
+        out = {t: v for t, _, v in targets(Data(rows + twin), dict(machine=dict(nproc=2)))}
+        self.assertTrue(out[label].startswith("undecided"), out[label])
+        # A growth far outside the spread stays missed: both twins at +100 %, 2 % apart.
+        far = [row("vt-unbounded", 1000, c=1000, cpu=100), row("vt-unbounded", 1000, c=8000, cpu=200),
+               row("vt-unbounded-twin", 1000, c=1000, cpu=100), row("vt-unbounded-twin", 1000, c=8000, cpu=196)]
+        out = {t: v for t, _, v in targets(Data(far), dict(machine=dict(nproc=2)))}
+        self.assertEqual(out[label], "MISSED")
+
+    def test_detector_cost_inside_the_aa_spread_is_undecided(self):
+        label = "pinning detector costs nothing measurable: vt-unbounded : vt-no-detector (median over points ≥ 0.97)"
+        pair = [row("vt-unbounded", 96), row("vt-no-detector", 100)]  # 0.96x: below 0.97 by 1 %
+        out = {t: v for t, _, v in targets(Data([dict(r) for r in pair]))}
+        self.assertEqual(out[label], "MISSED")
+        out = {t: v for t, _, v in targets(Data(pair + [row("vt-unbounded-twin", 100)]))}  # twins differ by 4 %
+        self.assertTrue(out[label].startswith("undecided"), out[label])
+        out = {t: v for t, _, v in targets(Data([row("vt-unbounded", 80), row("vt-no-detector", 100),
+                                                 row("vt-unbounded-twin", 82)]))}
+        self.assertEqual(out[label], "MISSED")
+
+    def test_thread_peak_inside_the_twins_thread_spread_is_undecided(self):
+        label = "under load, virtual mode: ≤ 60 live OS threads (vt-unbounded, every point)"
+        peak = dict(row("vt-unbounded", 100), threads_max="62")
+        out = {t: v for t, _, v in targets(Data([dict(peak)]))}
+        self.assertEqual(out[label], "MISSED")
+        out = {t: v for t, _, v in targets(Data([peak, dict(row("vt-unbounded-twin", 100), threads_max="58")]))}
+        self.assertTrue(out[label].startswith("undecided"), out[label])
+
     def test_decisive_points_are_those_close_to_a_goal_closest_first(self):
         def pt(w, c, vt, k200, felix):
             return [dict(config=cf, workload=w, concurrency=str(c), round="1", rps_steady=str(t), rps="")

@@ -16,6 +16,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class PostgresServer implements AutoCloseable {
 
+    /** Installing Debian's postgresql on a new machine included; a start alone takes a few seconds. */
+    static final long START_TIMEOUT_SECONDS = Long.getLong("slingvt.pg.startTimeoutSeconds", 180);
+
     private final Path dir;
     private final int port;
     private final long pid;
@@ -33,13 +36,25 @@ final class PostgresServer implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = socket.getLocalPort();
         }
-        final Process script = new ProcessBuilder(root.resolve("sling-vt").toString(), "postgres", "start",
-                "--dir", dir.toString(), "--port", Integer.toString(port))
-                .redirectErrorStream(true).start();
-        final String output = new String(script.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!script.waitFor(180, TimeUnit.SECONDS) || script.exitValue() != 0) {
-            script.destroyForcibly();
-            throw new IllegalStateException("./sling-vt postgres start failed: " + output);
+        // Output to a file, not a pipe: the test reads it after the script ended or was killed, so a script that
+        // hangs (or a server that kept the pipe open) cannot hang the suite past the timeout.
+        final Path log = Files.createTempFile("slingvt-pg-start-", ".log");
+        try {
+            final Process script = new ProcessBuilder(root.resolve("sling-vt").toString(), "postgres", "start",
+                    "--dir", dir.toString(), "--port", Integer.toString(port))
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            final boolean ended = script.waitFor(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (!ended) {
+                script.descendants().forEach(ProcessHandle::destroyForcibly);
+                script.destroyForcibly();
+            }
+            if (!ended || script.exitValue() != 0) {
+                throw new IllegalStateException("./sling-vt postgres start " + (ended ? "failed (exit "
+                        + script.exitValue() + ")" : "did not end within " + START_TIMEOUT_SECONDS + " s and was killed")
+                        + ": " + Files.readString(log, StandardCharsets.UTF_8));
+            }
+        } finally {
+            Files.deleteIfExists(log);
         }
         final long pid = Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid")).get(0).trim());
         return new PostgresServer(dir, port, pid);

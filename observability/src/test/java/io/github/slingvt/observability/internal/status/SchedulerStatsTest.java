@@ -40,13 +40,39 @@ class SchedulerStatsTest {
 
         assertThat(figures.available()).as("%s", figures).isTrue();
         assertThat(figures.parallelism()).isGreaterThanOrEqualTo(1).isEqualTo(EXPECTED_PARALLELISM);
-        assertThat(figures.poolSize()).isGreaterThanOrEqualTo(0);
-        assertThat(figures.mountedVirtualThreadCount()).isGreaterThanOrEqualTo(0);
-        assertThat(figures.queuedVirtualThreadCount()).isGreaterThanOrEqualTo(0);
         assertThat(StatusJson.scheduler(figures).toString()).startsWith("{\"available\":true,\"parallelism\":" + EXPECTED_PARALLELISM
                 + ",\"poolSize\":").contains(",\"mountedVirtualThreadCount\":", ",\"queuedVirtualThreadCount\":");
         assertThat(figures.toText()).startsWith("Virtual thread scheduler: parallelism " + EXPECTED_PARALLELISM
                 + ", pool size ");
+    }
+
+    /** Read from a virtual thread, the figures count that thread: it is mounted, so a carrier exists. */
+    @Test
+    void aVirtualThreadReadingTheFiguresSeesItselfMounted() throws Exception {
+        assumeTrue(JDK_24_OR_NEWER, "the scheduler MXBean exists from JDK 24");
+        SchedulerStats.Figures[] seen = new SchedulerStats.Figures[1];
+        Thread.ofVirtual().start(() -> seen[0] = SchedulerStats.platform().read()).join();
+
+        assertThat(seen[0].mountedVirtualThreadCount()).as("%s", seen[0]).isGreaterThanOrEqualTo(1);
+        assertThat(seen[0].poolSize()).as("%s", seen[0]).isGreaterThanOrEqualTo(1);
+    }
+
+    /** Each figure comes from its own attribute: distinct values on a stand-in bean come back where they belong. */
+    @Test
+    void eachFigureIsReadFromItsOwnAttribute() throws Exception {
+        var server = MBeanServerFactory.newMBeanServer();
+        server.registerMBean(new StandardMBean(new Scheduler(), SchedulerMBean.class),
+                new ObjectName(SchedulerStats.OBJECT_NAME));
+
+        SchedulerStats.Figures figures = new SchedulerStats(server).read();
+
+        assertThat(figures.available()).isTrue();
+        assertThat(figures.parallelism()).isEqualTo(4);
+        assertThat(figures.poolSize()).isEqualTo(5);
+        assertThat(figures.mountedVirtualThreadCount()).isEqualTo(3);
+        assertThat(figures.queuedVirtualThreadCount()).isEqualTo(17);
+        assertThat(StatusJson.scheduler(figures).toString()).isEqualTo("{\"available\":true,\"parallelism\":4,"
+                + "\"poolSize\":5,\"mountedVirtualThreadCount\":3,\"queuedVirtualThreadCount\":17}");
     }
 
     /**
@@ -112,6 +138,39 @@ class SchedulerStatsTest {
         assertThat(figures.available()).isFalse();
         assertThat(figures.unavailableReason()).startsWith("not available (" + SchedulerStats.OBJECT_NAME)
                 .contains("Parallelism");
+    }
+
+    /** The attributes of the JDK's {@code jdk.management:type=VirtualThreadScheduler}, with distinct values. */
+    public interface SchedulerMBean {
+        int getParallelism();
+
+        int getPoolSize();
+
+        int getMountedVirtualThreadCount();
+
+        long getQueuedVirtualThreadCount();
+    }
+
+    public static final class Scheduler implements SchedulerMBean {
+        @Override
+        public int getParallelism() {
+            return 4;
+        }
+
+        @Override
+        public int getPoolSize() {
+            return 5;
+        }
+
+        @Override
+        public int getMountedVirtualThreadCount() {
+            return 3;
+        }
+
+        @Override
+        public long getQueuedVirtualThreadCount() {
+            return 17;
+        }
     }
 
     public interface OtherMBean {

@@ -93,44 +93,6 @@ public class AnonymousLimitsTest {
     }
 
     @Test
-    void aPostFromAnotherSitesPageIsRefusedEvenWithALogin() throws Exception {
-        Fixtures.seed(context, Fixtures.SMALL_TREE);
-        MockSlingJakartaHttpServletResponse foreign = send("POST", "admin", Map.of("Origin", "http://evil.example"),
-                "writes", "1");
-        assertThat(foreign.getStatus()).isEqualTo(403);
-        assertThat(Fixtures.json(foreign.getOutputAsString()).getString("error"))
-                .contains("another site's page (Origin http://evil.example)");
-        assertThat(Fixtures.scratchChildren(context.resourceResolver())).isEmpty();
-    }
-
-    @Test
-    void aPostFromThisServersPageWorks() throws Exception {
-        Fixtures.seed(context, Fixtures.SMALL_TREE);
-        MockSlingJakartaHttpServletResponse own = send("POST", "admin", Map.of("Origin", "http://localhost"),
-                "writes", "1");
-        assertThat(own.getStatus()).as(own.getOutputAsString()).isEqualTo(200);
-    }
-
-    @ParameterizedTest(name = "{0}: {1}")
-    @CsvSource(delimiter = '|', value = {
-        "Origin|http://localhost:80|true",
-        "Origin|http://LOCALHOST|true",
-        "Referer|http://localhost/system/console/slingvt|true",
-        "Referer|http://localhost:80/bin|true",
-        "Origin|null|false",
-        "Origin|http://localhost:8080|false",
-        "Origin|https://localhost|false",
-        "Origin|http://localhost.evil.example|false",
-        "Referer|http://localhost@evil.example/|false",
-        "Referer|http://evil.example/?http://localhost|false"})
-    void sameOriginComparesSchemeHostAndPort(String header, String value, boolean same) {
-        MockSlingJakartaHttpServletRequest request = context.jakartaRequest();
-        request.addHeader(header, value);
-        assertThat(Responses.foreignOrigin(request)).as("%s %s", header, value).isEqualTo(same ? null : header + " "
-                + value);
-    }
-
-    @Test
     void limitsOutsideTheServletsRangesAreRefusedByTheConfiguration() {
         ConfigReader reader = new PropertyReader("pid", Map.of("anonymousMaxReads", -1L, "anonymousMaxFanout", 101L));
         AnonymousLimits limits = AnonymousLimits.read(reader);

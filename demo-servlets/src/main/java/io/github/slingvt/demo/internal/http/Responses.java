@@ -58,10 +58,10 @@ public final class Responses {
     }
 
     /**
-     * State-changing demo requests need a logged-in user and must not come from another site's page: an anonymous
-     * request, which any web page can make the browser send, gets 403, and so does a POST whose {@code Origin} (or
-     * {@code Referer}) names another server, which a page could send with the developer's stored login (CSRF).
-     * Answers whether the request may go on.
+     * State-changing demo requests need a logged-in user: an anonymous request, which any web page can make the
+     * browser send, gets 403. A POST that another site's page makes the browser send with the developer's stored
+     * login (CSRF) is refused before it gets here, by Sling's Referrer filter ({@code org.apache.sling.security}, in
+     * every feature of this project). Answers whether the request may go on.
      */
     public static boolean requireUser(HttpServletRequest request, HttpServletResponse response) throws IOException {
         if (!isLoggedIn(request)) {
@@ -70,46 +70,7 @@ public final class Responses {
                     + "authentication as admin) and send it again"));
             return false;
         }
-        String foreign = foreignOrigin(request);
-        if (foreign != null) {
-            json(response, HttpServletResponse.SC_FORBIDDEN, Json.object("error", request.getMethod() + " "
-                    + request.getRequestURI() + " changes state and came from another site's page (" + foreign
-                    + "); send it from this server's pages or from a client that is not a browser page"));
-            return false;
-        }
         return true;
-    }
-
-    /**
-     * The {@code Origin} (else {@code Referer}) header when it names another server than the one the request came
-     * to, else null. Browsers send {@code Origin} with every cross-site POST; curl and the test clients send neither.
-     */
-    public static String foreignOrigin(HttpServletRequest request) {
-        String origin = request.getHeader("Origin");
-        String source = origin != null ? origin : request.getHeader("Referer");
-        if (source == null) {
-            return null;
-        }
-        String self = request.getScheme() + "://" + request.getServerName() + ":" + request.getServerPort();
-        String normalized = withPort(source.trim());
-        boolean same = normalized.equalsIgnoreCase(self) || normalized.regionMatches(true, 0, self + "/", 0,
-                self.length() + 1);
-        return same ? null : (origin != null ? "Origin " : "Referer ") + source;
-    }
-
-    /** "http://host/x" as "http://host:80/x", so that the default port compares equal to an explicit one. */
-    private static String withPort(String url) {
-        int hostStart = url.indexOf("://");
-        if (hostStart < 0) {
-            return url;
-        }
-        int pathStart = url.indexOf('/', hostStart + 3);
-        String authority = pathStart < 0 ? url.substring(hostStart + 3) : url.substring(hostStart + 3, pathStart);
-        if (authority.contains(":") && !authority.endsWith("]")) {
-            return url;
-        }
-        String port = url.regionMatches(true, 0, "https", 0, 5) ? ":443" : ":80";
-        return url.substring(0, hostStart + 3) + authority + port + (pathStart < 0 ? "" : url.substring(pathStart));
     }
 
     /** 405 for a GET that would change state, naming the method to use. */

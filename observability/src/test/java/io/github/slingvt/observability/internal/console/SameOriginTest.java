@@ -7,6 +7,8 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SameOriginTest {
 
@@ -39,5 +41,22 @@ class SameOriginTest {
         assertThat(SameOrigin.refusal(request(Map.of("Referer", "http://localhost.evil/x")))).startsWith("Referer");
         assertThat(SameOrigin.refusal(request(Map.of("Origin", "http://evil.example",
                 "Referer", "http://127.0.0.1:8080/")))).as("Origin wins over Referer").isNotNull();
+    }
+
+    /** Tricks a hand-made comparison of texts could fall for; a default port equals an explicit one. */
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource(delimiter = '|', value = {
+        "Origin|http://127.0.0.1:8080|true",
+        "Referer|http://127.0.0.1:8080/bin?x=1|true",
+        "Origin|HTTP://127.0.0.1:8080|true",
+        "Origin|http://127.0.0.1|false",
+        "Origin|https://127.0.0.1:8080|false",
+        "Origin|http://127.0.0.1.evil.example:8080|false",
+        "Referer|http://127.0.0.1:8080@evil.example/|false",
+        "Referer|http://evil.example/?http://127.0.0.1:8080|false",
+        "Referer|not a url|false"})
+    void comparesSchemeHostAndPortOfTheParsedAddress(String header, String value, boolean same) {
+        assertThat(SameOrigin.refusal(request(Map.of(header, value)))).as("%s %s", header, value)
+                .satisfies(refusal -> assertThat(refusal == null).isEqualTo(same));
     }
 }

@@ -36,6 +36,12 @@ public interface ConfigReader {
      */
     Integer integerOrKeyword(String name, String keyword, int defaultValue, int min, int max);
 
+    /**
+     * Whether the property's value is the text {@code keyword} (any case, surrounding blanks ignored), for a property
+     * that takes several keywords besides a number. Records nothing.
+     */
+    boolean isKeyword(String name, String keyword);
+
     /** A whole number from {@code min} to {@code max}. */
     long number(String name, long defaultValue, long min, long max);
 

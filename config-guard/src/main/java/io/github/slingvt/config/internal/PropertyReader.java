@@ -72,6 +72,11 @@ public final class PropertyReader implements ConfigReader {
     }
 
     @Override
+    public boolean isKeyword(String name, String keyword) {
+        return properties.get(name) instanceof String s && s.strip().equalsIgnoreCase(keyword);
+    }
+
+    @Override
     public long number(String name, long defaultValue, long min, long max) {
         return number(name, defaultValue, min, max, "a whole number from " + min + " to " + max);
     }

@@ -1,8 +1,8 @@
 package io.github.slingvt.http.api;
 
 /**
- * The HTTP request threading at one moment. Once idle: {@code admitted + rejected} = requests seen and
- * {@code completed = admitted}.
+ * The HTTP request threading at one moment. At any moment: {@code admitted + rejected + abandoned} = requests seen
+ * (those that passed the admission path) and {@code completed + inFlight = admitted}; {@code queued} waits besides.
  *
  * @param mode the mode in force when the counters were read
  * @param maxConcurrentRequests the fixed admission cap of virtual mode as configured; 0 = unbounded or adaptive
@@ -19,11 +19,13 @@ package io.github.slingvt.http.api;
  * @param adaptive whether the cap is adaptive ({@code maxConcurrentRequests=auto}); since 1.1
  * @param concurrencyLimit the cap in force now: the fixed cap, the adaptive limit's current value, or 0 when
  *        unbounded; since 1.1
+ * @param abandoned requests dropped while they waited for admission because their client closed the connection;
+ *        since 1.2
  */
 public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads,
         long inFlight, long peakInFlight, int queued, long admitted, long rejected, long completed,
         long virtualThreadsStarted, long refusedConfigurations, String lastConfigurationError, boolean adaptive,
-        int concurrencyLimit) {
+        int concurrencyLimit, long abandoned) {
 
     /** A snapshot of a fixed cap or none, as of version 1.0. */
     public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
@@ -31,7 +33,16 @@ public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests,
             long refusedConfigurations, String lastConfigurationError) {
         this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
                 completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, false,
-                maxConcurrentRequests);
+                maxConcurrentRequests, 0);
+    }
+
+    /** A snapshot as of version 1.1, without abandoned requests. */
+    public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
+            long peakInFlight, int queued, long admitted, long rejected, long completed, long virtualThreadsStarted,
+            long refusedConfigurations, String lastConfigurationError, boolean adaptive, int concurrencyLimit) {
+        this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
+                completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, adaptive,
+                concurrencyLimit, 0);
     }
 
     /** Whether virtual mode caps the requests in flight, with a fixed or an adaptive cap. */

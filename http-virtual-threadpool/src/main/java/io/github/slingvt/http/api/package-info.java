@@ -6,7 +6,7 @@
  * {@code .internal}.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package io.github.slingvt.http.api;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,38 +1,49 @@
 package io.github.slingvt.http.internal;
 
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at
- * most {@code maxQueued} waiting, each waiter rejected after {@code timeoutMillis}. Callbacks run outside the lock.
- * Limits can change at any time; a lower limit is honoured as running requests finish.
+ * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at most
+ * {@code maxQueued} waiting, each waiter answered as rejected after {@code timeoutMillis}. Limits can change at any
+ * time; a lower limit is honoured as running requests finish. Callbacks run outside the lock.
+ * <p>
+ * The queue is served first in, first out, as a thread pool's is, while that answers every waiter within the
+ * clients' patience. Two things a pool cannot do keep the goodput under sustained overload: a waiter whose client
+ * closed its connection is dropped at once ({@link ClientWatch}), and when the oldest waiter has waited more than half
+ * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
+ * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
+ * when clients are seen to leave earlier (the age at which watched clients closed, a moving average).
  */
 final class AdmissionGate {
 
+    /** Weight of one departure in the clients' patience (about the last 20 count). */
+    static final double PATIENCE_SMOOTHING = 0.05;
+
     private final ReentrantLock lock = new ReentrantLock();
+    /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
     private final ScheduledExecutorService timeouts;
     /**
-     * Requests running: atomic, so that {@link #track()} and {@link #exit()} stay lock-free while nobody waits (every
-     * request of the unbounded and kernel modes passes them). Changed under the lock only together with the queue.
+     * Requests running: atomic, so that {@link #tryEnter()}, {@link #track()} and {@link #exit()} stay lock-free while
+     * nobody waits. Changed under the lock only together with the queue.
      */
     private final AtomicInteger running = new AtomicInteger();
-    /** Whether {@link #waiting} is non-empty; written under the lock, read by {@link #exit()} without it. */
+    /** Whether {@link #waiting} is non-empty; written under the lock, read without it. */
     private volatile boolean anyWaiting;
-    /** Written under the lock; volatile so that the adaptive limit can compare without it. */
+    /** Written under the lock; volatile so that the fast path and the adaptive limit can read it without. */
     private volatile int maxRunning = Integer.MAX_VALUE;
     /** Who may move the cap through {@link #moveCap}: the adaptive limit in force, or nobody. Guarded by the lock. */
     private Object capOwner;
     private int maxQueued;
     private long timeoutMillis = 1;
+    /** The age at which watched clients left, nanoseconds; 0 until one did. Guarded by the lock. */
+    private double patienceNanos;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
         this.timeouts = timeouts;
@@ -86,45 +97,63 @@ final class AdmissionGate {
         return maxRunning;
     }
 
-    /** Runs exactly one of the two callbacks: now, when a slot frees, or on timeout. */
-    void enter(Runnable onAdmit, Runnable onReject) {
+    /**
+     * Takes a slot at once if one is free and nobody waits for one (waiters come first); lock-free. A taken slot is
+     * given back by {@link #exit()}.
+     */
+    boolean tryEnter() {
+        while (!anyWaiting) {
+            int now = running.get();
+            if (now >= maxRunning) {
+                return false;
+            }
+            if (running.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs exactly one of the callbacks: {@code onAdmit} now or when a slot frees, {@code onReject} when the queue is full or the wait times out, {@code onGone} when the client leaves while waiting. */
+    void enter(Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
+        if (tryEnter()) {
+            onAdmit.run();
+            return;
+        }
         Waiter waiter = null;
-        boolean admitNow = false;
         List<Waiter> admitted = List.of();
         long timeout;
         lock.lock();
         try {
             timeout = timeoutMillis;
-            if (running.get() < maxRunning && waiting.isEmpty()) {
-                running.incrementAndGet();
-                admitNow = true;
-            } else if (waiting.size() < maxQueued) {
-                waiter = new Waiter(onAdmit, onReject);
+            if (waiting.size() < maxQueued) {
+                waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
                 waiting.add(waiter);
                 anyWaiting = true;
-                // An exit() that read anyWaiting before it was set did not admit anyone: its decrement is visible
-                // now, so admit here what it would have admitted.
+                // A slot freed (or an exit() that read anyWaiting before it was set admitted nobody): admit now.
                 admitted = admitWaitersLocked();
             }
         } finally {
             lock.unlock();
         }
-        if (admitNow) {
-            onAdmit.run();
-        } else if (waiter == null) {
+        if (waiter == null) {
             onReject.run();
-        } else {
-            if (!admitted.contains(waiter)) {
-                waiter.timer = timeouts.schedule(waiter::expire, timeout, TimeUnit.MILLISECONDS);
-            }
-            admitted.forEach(Waiter::admit);
+            return;
         }
+        if (!admitted.contains(waiter)) {
+            waiter.startWaiting(timeouts, timeout);
+        }
+        admitted.forEach(Waiter::admit);
+    }
+
+    /** As {@link #enter(Runnable, Runnable, ClientWatch, Runnable)} for a request whose client is not watched. */
+    void enter(Runnable onAdmit, Runnable onReject) {
+        enter(onAdmit, onReject, ClientWatch.NONE, () -> { });
     }
 
     /**
-     * Counts a request that runs without waiting for admission (kernel mode, a request already on a virtual thread,
-     * an admin request), so that the cap counts every running request whatever path it took: after a switch to a
-     * bounded mode, new requests are admitted only as the running count falls below the cap. Undone by {@link #exit}.
+     * Counts a request that runs without waiting for admission (a request already on its thread, an admin request),
+     * so that the cap counts every running request whatever path it took. Undone by {@link #exit}.
      */
     void track() {
         running.incrementAndGet();
@@ -159,49 +188,63 @@ final class AdmissionGate {
         }
     }
 
+    /** The clients' patience as seen so far, milliseconds; 0 until a watched client left while waiting. */
+    long observedPatienceMillis() {
+        lock.lock();
+        try {
+            return TimeUnit.NANOSECONDS.toMillis(Math.round(patienceNanos));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes a waiter that timed out; true if it was still waiting. */
+    boolean expired(Waiter waiter) {
+        lock.lock();
+        try {
+            boolean removed = waiting.remove(waiter);
+            anyWaiting = !waiting.isEmpty();
+            return removed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes a waiter whose client left, learning the clients' patience from its age; true if it was waiting. */
+    boolean gone(Waiter waiter, long ageNanos) {
+        lock.lock();
+        try {
+            boolean removed = waiting.remove(waiter);
+            anyWaiting = !waiting.isEmpty();
+            if (removed) {
+                patienceNanos = patienceNanos == 0 ? ageNanos
+                        : patienceNanos + PATIENCE_SMOOTHING * (ageNanos - patienceNanos);
+            }
+            return removed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private List<Waiter> admitWaitersLocked() {
         List<Waiter> admitted = new ArrayList<>();
-        Iterator<Waiter> it = waiting.iterator();
-        while (running.get() < maxRunning && it.hasNext()) {
-            Waiter next = it.next();
-            it.remove();
-            running.incrementAndGet();
-            admitted.add(next);
+        if (!waiting.isEmpty() && running.get() < maxRunning) {
+            boolean newestFirst = newestFirstLocked();
+            while (running.get() < maxRunning && !waiting.isEmpty()) {
+                admitted.add(newestFirst ? waiting.removeLast() : waiting.removeFirst());
+                running.incrementAndGet();
+            }
         }
         anyWaiting = !waiting.isEmpty();
         return admitted;
     }
 
-    private final class Waiter {
-        private final Runnable onAdmit;
-        private final Runnable onReject;
-        private volatile ScheduledFuture<?> timer;
-
-        Waiter(Runnable onAdmit, Runnable onReject) {
-            this.onAdmit = onAdmit;
-            this.onReject = onReject;
+    /** Adaptive LIFO: the oldest waiter has waited more than half of the clients' patience. */
+    private boolean newestFirstLocked() {
+        double patience = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        if (patienceNanos > 0) {
+            patience = Math.min(patience, patienceNanos);
         }
-
-        void admit() {
-            ScheduledFuture<?> t = timer;
-            if (t != null) {
-                t.cancel(false);
-            }
-            onAdmit.run();
-        }
-
-        void expire() {
-            boolean removed;
-            lock.lock();
-            try {
-                removed = waiting.remove(this);
-                anyWaiting = !waiting.isEmpty();
-            } finally {
-                lock.unlock();
-            }
-            if (removed) {
-                onReject.run();
-            }
-        }
+        return System.nanoTime() - waiting.getFirst().since() > patience / 2;
     }
 }

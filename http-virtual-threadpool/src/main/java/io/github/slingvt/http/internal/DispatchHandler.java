@@ -1,13 +1,13 @@
 package io.github.slingvt.http.internal;
 
 import io.github.slingvt.http.api.ThreadingMode;
-import io.github.slingvt.http.internal.adaptive.AdaptiveAdmission;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -53,22 +53,71 @@ final class DispatchHandler extends Handler.Wrapper {
             return false;
         }
         ThreadingSettings settings = state.settings();
-        if (settings.mode() == ThreadingMode.KERNEL || Thread.currentThread().isVirtual() || isAdmin(request)) {
+        if (Thread.currentThread().isVirtual() || isAdmin(request)) {
             ThreadingMode here = Thread.currentThread().isVirtual() ? ThreadingMode.VIRTUAL : ThreadingMode.KERNEL;
             request.setAttribute(ADMITTED_MODE_ATTRIBUTE, here.label());
+            state.gate().track();
             return handleHere(next, request, response, callback);
+        }
+        AdmissionGate gate = state.gate();
+        if (settings.mode() == ThreadingMode.KERNEL) {
+            // Admitted up to kernelMaxThreads, so that a lowered pool size is in force at once although Jetty's pool
+            // keeps its surplus threads until they are idle; a request admitted later runs on the pool.
+            request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.KERNEL.label());
+            if (gate.tryEnter()) {
+                return handleHere(next, request, response, callback);
+            }
+            gate.enter(() -> onPool(() -> handleHere(next, request, response, callback), response, callback),
+                    () -> reject(response, callback, settings.retryAfterSeconds()), ConnectionWatch.of(request),
+                    () -> abandon(callback));
+            return true;
         }
         request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.VIRTUAL.label());
         if (!settings.bounded()) {
             // Nothing to wait for, but counted: a switch to a bounded mode then sees what is already running.
-            state.gate().track();
+            gate.track();
             startVirtual(next, request, response, callback);
             return true;
         }
-        state.gate().enter(
+        gate.enter(
                 () -> startVirtual(next, request, response, callback),
-                () -> reject(response, callback, settings.retryAfterSeconds()));
+                () -> reject(response, callback, settings.retryAfterSeconds()),
+                ConnectionWatch.of(request),
+                () -> abandon(callback));
         return true;
+    }
+
+    /** Runs an admitted kernel-mode request on Jetty's pool; its slot is taken already. */
+    private void onPool(ThrowingRunnable handle, Response response, Callback callback) {
+        try {
+            getServer().getThreadPool().execute(() -> {
+                try {
+                    if (!handle.run()) {
+                        Response.writeError(response.getRequest(), response, callback, HttpStatus.NOT_FOUND_404);
+                    }
+                } catch (Throwable t) {
+                    callback.failed(t);
+                }
+            });
+        } catch (RuntimeException e) {
+            LOG.error("Jetty's pool refused an admitted request", e);
+            state.counters().admitted(false);
+            state.counters().completed();
+            state.gate().exit();
+            callback.failed(e);
+        }
+    }
+
+    /** A handler call that may throw, answering whether it handled the request. */
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        boolean run() throws Exception;
+    }
+
+    /** The client closed its connection while its request waited for admission: nothing to answer. */
+    private void abandon(Callback callback) {
+        state.counters().abandoned();
+        callback.failed(new EofException("client closed the connection while its request waited for admission"));
     }
 
     /**
@@ -80,12 +129,14 @@ final class DispatchHandler extends Handler.Wrapper {
         return path != null && (path.equals(ADMIN_PATH) || path.startsWith(ADMIN_PATH + "/"));
     }
 
+    /** Runs the request on this thread; its slot (admitted or tracked) is taken already. */
     private boolean handleHere(Handler next, Request request, Response response, Callback callback) throws Exception {
         RequestCounters counters = state.counters();
         AdmissionGate gate = state.gate();
         counters.admitted(Thread.currentThread().isVirtual());
-        gate.track();
-        Completion completion = new Completion(1, () -> {
+        // Released when the response is complete and the handler has returned, so that a kernel-mode cap also bounds
+        // the threads busy with requests (a response may complete inside the handler, before its thread is free).
+        Completion completion = new Completion(2, () -> {
             counters.completed();
             gate.exit();
         });
@@ -93,9 +144,12 @@ final class DispatchHandler extends Handler.Wrapper {
         try {
             handled = next.handle(request, response, Callback.from(completion::done, callback));
         } catch (Throwable t) {
+            // Release now; a later failure of the callback by Jetty finds the completion done.
+            completion.done();
             completion.done();
             throw t;
         }
+        completion.done();
         if (!handled) {
             completion.done();
         }
@@ -106,18 +160,12 @@ final class DispatchHandler extends Handler.Wrapper {
     private void startVirtual(Handler next, Request request, Response response, Callback callback) {
         RequestCounters counters = state.counters();
         AdmissionGate gate = state.gate();
-        AdaptiveAdmission adaptive = state.adaptive();
-        long admittedAt = adaptive == null ? 0 : System.nanoTime();
         counters.admitted(true);
         // The slot is released when both the response is complete and the thread has ended, so that live
         // request threads never exceed the cap either.
         Completion completion = new Completion(2, () -> {
             counters.completed();
-            int running = gate.running();
             gate.exit();
-            if (adaptive != null) {
-                adaptive.completed(System.nanoTime() - admittedAt, running);
-            }
         });
         Callback tracked = Callback.from(completion::done, callback);
         try {

@@ -5,13 +5,14 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
 
-/** Request accounting. Invariant once idle: admitted + rejected = requests seen, completed = admitted. */
+/** Request accounting. Invariant once idle: admitted + rejected + abandoned = requests seen, completed = admitted. */
 final class RequestCounters {
 
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong peakInFlight = new AtomicLong();
     private final LongAdder admitted = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder abandoned = new LongAdder();
     private final LongAdder completed = new LongAdder();
     private final LongAdder virtualDispatched = new LongAdder();
 
@@ -33,11 +34,15 @@ final class RequestCounters {
         rejected.increment();
     }
 
+    void abandoned() {
+        abandoned.increment();
+    }
+
     HttpThreadsSnapshot snapshot(ThreadingSettings settings, int concurrencyLimit, int queued,
             long refusedConfigurations, String lastConfigurationError) {
         return new HttpThreadsSnapshot(settings.mode(), settings.maxConcurrentRequests(), settings.kernelMaxThreads(),
                 inFlight.get(), peakInFlight.get(), queued, admitted.sum(), rejected.sum(), completed.sum(),
                 virtualDispatched.sum(), refusedConfigurations, lastConfigurationError, settings.adaptive(),
-                concurrencyLimit);
+                concurrencyLimit, abandoned.sum());
     }
 }

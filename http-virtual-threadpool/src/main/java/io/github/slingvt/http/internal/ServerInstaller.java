@@ -109,12 +109,18 @@ final class ServerInstaller {
     /**
      * Sizes Jetty's pool: {@code configured} threads at most (or {@link #autoPlatformThreads}), and Felix's minimum
      * where that fits, so that a smaller virtual-mode pool does not keep Jetty's 8 idle threads and a switch back
-     * gets Felix's minimum again.
+     * gets Felix's minimum again. Threads above a lowered size end once idle, all of them within the pool's idle
+     * timeout (Jetty's 60 s), not one per idle timeout as Jetty would (1,000 threads would take 1,000 minutes). Jetty's
+     * idle timeout itself cannot change while the pool runs (its reserved threads refuse it).
      */
     static void applyPlatformThreads(Server server, Installation installation, int configured) {
         if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
             int maxThreads = configured == ThreadingSettings.AUTO ? autoPlatformThreads(qtp) : configured;
             int minThreads = Math.min(installation.felixMinThreads(), maxThreads);
+            int surplus = qtp.getThreads() - minThreads;
+            if (surplus > qtp.getMaxEvictCount()) {
+                qtp.setMaxEvictCount(surplus);
+            }
             if (qtp.getMaxThreads() == maxThreads && qtp.getMinThreads() == minThreads) {
                 return;
             }

@@ -17,13 +17,18 @@ public record ThreadingSettings(
         int virtualModePlatformThreads,
         boolean adaptive,
         int adaptiveMinLimit,
-        int adaptiveMaxLimit) {
+        int adaptiveMaxLimit,
+        long clientTimeoutMillis) {
 
     /** {@code virtualModePlatformThreads} value that lets {@link ServerInstaller} size Jetty's pool. */
     public static final int AUTO = 0;
 
     /** {@code maxConcurrentRequests} value for adaptive admission. */
     public static final String ADAPTIVE = "auto";
+    /** {@code maxConcurrentRequests} value for no admission control, the same as 0. */
+    public static final String UNBOUNDED = "unbounded";
+    /** How long clients wait for an answer by default: a load balancer's usual timeout. */
+    static final long DEFAULT_CLIENT_TIMEOUT_MILLIS = 60_000;
     static final int DEFAULT_ADAPTIVE_MIN = 20;
     static final int DEFAULT_ADAPTIVE_MAX = 10_000;
 
@@ -34,7 +39,16 @@ public record ThreadingSettings(
     public ThreadingSettings(ThreadingMode mode, int maxConcurrentRequests, long queueTimeoutMillis,
             int maxQueuedRequests, int retryAfterSeconds, int kernelMaxThreads, int virtualModePlatformThreads) {
         this(mode, maxConcurrentRequests, queueTimeoutMillis, maxQueuedRequests, retryAfterSeconds, kernelMaxThreads,
-                virtualModePlatformThreads, false, DEFAULT_ADAPTIVE_MIN, DEFAULT_ADAPTIVE_MAX);
+                virtualModePlatformThreads, false, DEFAULT_ADAPTIVE_MIN, DEFAULT_ADAPTIVE_MAX,
+                DEFAULT_CLIENT_TIMEOUT_MILLIS);
+    }
+
+    /** Adaptive admission or not, with the default client timeout. */
+    public ThreadingSettings(ThreadingMode mode, int maxConcurrentRequests, long queueTimeoutMillis,
+            int maxQueuedRequests, int retryAfterSeconds, int kernelMaxThreads, int virtualModePlatformThreads,
+            boolean adaptive, int adaptiveMinLimit, int adaptiveMaxLimit) {
+        this(mode, maxConcurrentRequests, queueTimeoutMillis, maxQueuedRequests, retryAfterSeconds, kernelMaxThreads,
+                virtualModePlatformThreads, adaptive, adaptiveMinLimit, adaptiveMaxLimit, DEFAULT_CLIENT_TIMEOUT_MILLIS);
     }
 
     public ThreadingSettings {
@@ -48,6 +62,7 @@ public record ThreadingSettings(
         }
         requireRange("adaptiveMinLimit", adaptiveMinLimit, 1, 1_000_000);
         requireRange("adaptiveMaxLimit", adaptiveMaxLimit, adaptiveMinLimit, 1_000_000);
+        requireRange("clientTimeout", clientTimeoutMillis / 1000, 1, 3600);
         if (adaptive && maxConcurrentRequests != 0) {
             throw new IllegalArgumentException("maxConcurrentRequests is 'auto' or a number, not both");
         }
@@ -67,8 +82,8 @@ public record ThreadingSettings(
             r.refuse("virtualModePlatformThreads", "0 (automatic) or a whole number from 8 to 100000");
             platform = AUTO;
         }
-        Integer cap = r.integerOrKeyword("maxConcurrentRequests", ADAPTIVE, DEFAULTS.maxConcurrentRequests, 0,
-                1_000_000);
+        Integer cap = r.isKeyword("maxConcurrentRequests", UNBOUNDED) ? Integer.valueOf(0)
+                : r.integerOrKeyword("maxConcurrentRequests", ADAPTIVE, DEFAULTS.maxConcurrentRequests, 0, 1_000_000);
         int min = r.integer("adaptiveMinLimit", DEFAULT_ADAPTIVE_MIN, 1, 1_000_000);
         int max = r.integer("adaptiveMaxLimit", DEFAULT_ADAPTIVE_MAX, 1, 1_000_000);
         if (max < min) {
@@ -80,7 +95,8 @@ public record ThreadingSettings(
                 r.integer("maxQueuedRequests", DEFAULTS.maxQueuedRequests, 0, 1_000_000),
                 r.integer("retryAfterSeconds", DEFAULTS.retryAfterSeconds, 1, 3600),
                 r.integer("kernelMaxThreads", DEFAULTS.kernelMaxThreads, 8, 100_000),
-                platform, cap == null, min, max);
+                platform, cap == null, min, max,
+                1000L * r.integer("clientTimeout", (int) (DEFAULT_CLIENT_TIMEOUT_MILLIS / 1000), 1, 3600));
     }
 
     /** The size Jetty's QueuedThreadPool should have in this mode; {@link #AUTO} lets the installer decide. */

@@ -26,16 +26,17 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Max concurrent requests",
-            description = "Virtual mode only. 0 = unbounded. A number from 1 to 1000000: a request is admitted before its "
-                    + "virtual thread is created, so running requests and live request threads never exceed this "
-                    + "number; others wait in a bounded queue. auto = adaptive admission: the cap starts at 200 and "
-                    + "falls by 10 % per 100 ms in which the carrier threads stay saturated; while half of it is in use"
-                    + " it grows by one per finished request when the carriers have headroom, and by (1.5 x latency "
-                    + "measured with headroom + 100 ms) / 1 s when they are saturated, so that it settles near 1.5 x "
-                    + "Little's concurrency and at no less than 100 ms of throughput; between the adaptive min and max "
-                    + "limits below (Netflix concurrency-limits, AIMD). With Oak on a database, every request in flight"
-                    + " may wait for a pooled connection: keep the cap divided by the database's round trips per second"
-                    + " far below the pool's maxWait.")
+            description = "Virtual mode only. unbounded (or 0): every request gets its virtual thread at once. A number "
+                    + "from 1 to 1000000: a request is admitted before its virtual thread is created, so running "
+                    + "requests and live request threads never exceed this number; others wait in a bounded queue "
+                    + "(queue timeout). auto: adaptive admission by the carrier threads: every request is admitted while"
+                    + " the carriers have room; when runnable virtual threads wait for a carrier, the limit moves "
+                    + "towards the requests that keep about two runnable per carrier (between the adaptive min and max "
+                    + "limits) and the rest wait, first in first out, up to the client timeout; a waiting request "
+                    + "whose client closed the connection is dropped, and when the oldest has waited half of the "
+                    + "clients' patience the newest go first. With Oak on a database, every request in flight may "
+                    + "wait for a pooled connection: keep the cap divided by the database's round trips per second far"
+                    + " below the pool's maxWait.")
     String maxConcurrentRequests() default "0";
 
     @AttributeDefinition(
@@ -49,14 +50,21 @@ public @interface VirtualThreadsConfig {
     int adaptiveMaxLimit() default 10000;
 
     @AttributeDefinition(
+            name = "Client timeout (s)",
+            description = "How long clients wait for an answer (the load balancer's or browser's timeout). "
+                    + "maxConcurrentRequests=auto and kernel mode hold a waiting request at most this long, then answer "
+                    + "503 with Retry-After. 1 to 3600.")
+    int clientTimeout() default 60;
+
+    @AttributeDefinition(
             name = "Queue timeout (ms)",
-            description = "Bounded virtual mode: how long a request may wait for admission before it is answered "
+            description = "Fixed maxConcurrentRequests: how long a request may wait for admission before it is answered "
                     + "503 Service Unavailable with a Retry-After header. 1 to 600000.")
     long queueTimeout() default 2000;
 
     @AttributeDefinition(
             name = "Max queued requests",
-            description = "Bounded virtual mode: how many requests may wait for admission at once; beyond this they are "
+            description = "Bounded virtual mode and kernel mode: how many requests may wait for admission at once; beyond this they are "
                     + "answered 503 at once, so overload cannot exhaust memory. 0 to 1000000.")
     int maxQueuedRequests() default 10000;
 

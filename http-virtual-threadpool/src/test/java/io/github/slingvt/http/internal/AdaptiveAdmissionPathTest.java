@@ -7,7 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.slingvt.http.internal.adaptive.CarrierReading;
 import java.util.function.IntPredicate;
 
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
@@ -24,14 +26,17 @@ import org.junit.jupiter.api.Test;
 class AdaptiveAdmissionPathTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final AtomicBoolean saturated = new AtomicBoolean();
+    /** One carrier, busy, with 100 runnable virtual threads waiting; or idle. */
+    private static final CarrierReading SATURATED = CarrierReading.ofCounts(1, 1, 100);
+    private static final CarrierReading IDLE = CarrierReading.ofCounts(1, 0, 0);
+    private final AtomicReference<CarrierReading> carriers = new AtomicReference<>(IDLE);
     private TestJetty jetty;
     private ThreadingState state;
 
     @BeforeEach
     void start() throws Exception {
         jetty = new TestJetty();
-        state = new ThreadingState(timer, saturated::get);
+        state = new ThreadingState(timer, carriers::get);
         ServerInstaller.install(jetty.server, state);
     }
 
@@ -51,7 +56,7 @@ class AdaptiveAdmissionPathTest {
         assertThat(initial.capLabel()).isEqualTo("auto");
         assertThat(initial.concurrencyLimit()).isEqualTo(200);
 
-        saturated.set(true);
+        carriers.set(SATURATED);
         awaitLimit("falls to its minimum while the carriers stay saturated", l -> l == 2);
 
         CompletableFuture<HttpResponse<String>> first = jetty.getAsync("/probe?sleep=1500");
@@ -73,7 +78,7 @@ class AdaptiveAdmissionPathTest {
 
     @Test
     void aFixedCapReplacesTheAdaptiveOneAndItsClockCannotMoveIt() throws Exception {
-        saturated.set(true);
+        carriers.set(SATURATED);
         state.apply(adaptive(2, 1000, 10));
         awaitLimit("falls", l -> l < 200);
 
@@ -83,17 +88,17 @@ class AdaptiveAdmissionPathTest {
         assertThat(fixed.adaptive()).isFalse();
         assertThat(fixed.concurrencyLimit()).as("no tick of the replaced limit moved the fixed cap").isEqualTo(150);
 
-        saturated.set(false);
+        carriers.set(IDLE);
         state.apply(adaptive(2, 1000, 10));
         assertThat(state.snapshot().concurrencyLimit()).as("a new adaptive limit starts afresh").isEqualTo(200);
     }
 
     @Test
     void otherSettingsChangeWithoutForgettingWhatTheLimitLearned() throws Exception {
-        saturated.set(true);
+        carriers.set(SATURATED);
         state.apply(adaptive(2, 1000, 10));
         awaitLimit("falls", l -> l < 100);
-        saturated.set(false);
+        carriers.set(IDLE);
         int learned = state.snapshot().concurrencyLimit();
 
         state.apply(adaptive(2, 1000, 50));

@@ -112,4 +112,109 @@ class AdmissionGateTest {
         assertThat(peak.get()).isLessThanOrEqualTo(cap);
         assertThat(gate.running()).isZero();
     }
+
+    /** A watch the test closes by hand, as a client would close its connection. */
+    private static final class HandWatch implements ClientWatch {
+        volatile Runnable onGone;
+        volatile boolean released;
+
+        @Override
+        public void watch(Runnable gone) {
+            onGone = gone;
+        }
+
+        @Override
+        public void release() {
+            released = true;
+        }
+
+        void close() {
+            onGone.run();
+        }
+    }
+
+    private HandWatch enterWatched(String name) {
+        HandWatch watch = new HandWatch();
+        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name), watch,
+                () -> events.add("gone " + name));
+        return watch;
+    }
+
+    @Test
+    void aWaiterWhoseClientLeftIsDroppedAndNeverRuns() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        HandWatch b = enterWatched("b");
+        HandWatch c = enterWatched("c");
+        b.close();
+        assertThat(events).containsExactly("admit a", "gone b");
+        assertThat(gate.queued()).isEqualTo(1);
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "gone b", "admit c");
+        assertThat(c.released).as("the watch ends when the request is admitted").isTrue();
+        c.close();
+        assertThat(events).as("a late close of an admitted request's client changes nothing").hasSize(3);
+        assertThat(gate.running()).isEqualTo(1);
+    }
+
+    @Test
+    void theAgeAtWhichClientsLeaveIsTheirPatience() throws Exception {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        HandWatch b = enterWatched("b");
+        Thread.sleep(200);
+        b.close();
+        assertThat(gate.observedPatienceMillis()).isBetween(200L, 2_000L);
+    }
+
+    @Test
+    void firstInFirstOutWhileTheOldestWaitedLessThanHalfOfThePatience() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        enter("b");
+        enter("c");
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "admit b");
+    }
+
+    @Test
+    void newestFirstOnceTheOldestWaitedHalfOfTheTimeout() throws Exception {
+        gate.setLimits(1, 10, 300);
+        enter("a");
+        enter("b");
+        enter("c");
+        Thread.sleep(200);
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "admit c");
+    }
+
+    @Test
+    void newestFirstOnceTheOldestWaitedHalfOfTheClientsObservedPatience() throws Exception {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        HandWatch early = enterWatched("early");
+        Thread.sleep(100);
+        early.close(); // clients leave after about 100 ms
+        enter("b");
+        Thread.sleep(80);
+        enter("c");
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "gone early", "admit c");
+        gate.exit();
+        assertThat(events).last().isEqualTo("admit b");
+    }
+
+    @Test
+    void tryEnterTakesAFreeSlotButNeverJumpsTheQueue() {
+        gate.setLimits(1, 10, 60_000);
+        assertThat(gate.tryEnter()).isTrue();
+        assertThat(gate.tryEnter()).isFalse();
+        enter("b");
+        gate.setLimits(3, 10, 60_000);
+        assertThat(events).containsExactly("admit b");
+        assertThat(gate.tryEnter()).isTrue();
+        gate.setLimits(10, 10, 60_000);
+        enter("c");
+        assertThat(gate.running()).isEqualTo(4);
+    }
 }

@@ -3,17 +3,16 @@ package io.github.slingvt.http.internal.adaptive;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.ObjIntConsumer;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs an {@link AdaptiveLimit}: every {@link #PERIOD_MILLIS} ms a platform thread reads whether the carriers are
- * saturated, and two saturated readings in a row (so that a burst shorter than a period does not count) lower the
- * limit; finished requests raise it, by a step that depends on the last reading ({@link AdaptiveLimit}). Every change
- * of the limit goes to the admission gate's cap.
+ * Runs a {@link CarrierLimit}: every {@link #PERIOD_MILLIS} ms a platform thread reads the carriers and the admission
+ * gate's running and waiting requests, moves the limit and hands every change to the gate's cap.
  */
 public final class AdaptiveAdmission {
 
@@ -23,37 +22,45 @@ public final class AdaptiveAdmission {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveAdmission.class);
 
-    private final AdaptiveLimit limit;
-    private final BooleanSupplier saturated;
+    private final CarrierLimit limit;
+    private final Supplier<CarrierReading> carriers;
     private final String signal;
+    private final IntSupplier running;
+    private final IntSupplier waiting;
     private final ObjIntConsumer<AdaptiveAdmission> cap;
-    /** The last reading; written by the clock's thread, read by finishing requests. */
-    private volatile boolean lastSaturated;
+    /** Written by the clock's thread, read by the status views. */
+    private volatile int current;
     private volatile ScheduledFuture<?> ticker;
 
     /**
-     * @param saturated whether the carriers are saturated now ({@link CarrierSaturation#saturatedNow()})
-     * @param signal what {@code saturated} reads, for the status views
+     * @param carriers reads the carriers now ({@link CarrierSaturation#read()}); {@code null} when it cannot
+     * @param signal what {@code carriers} reads, for the status views
+     * @param running requests admitted and running now
+     * @param waiting requests waiting for admission now
      * @param cap receives every new limit, with this admission as its source
      */
-    public AdaptiveAdmission(AdaptiveLimit limit, BooleanSupplier saturated, String signal,
-            ObjIntConsumer<AdaptiveAdmission> cap) {
+    public AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal, IntSupplier running,
+            IntSupplier waiting, ObjIntConsumer<AdaptiveAdmission> cap) {
         this.limit = limit;
-        this.saturated = saturated;
+        this.carriers = carriers;
         this.signal = signal;
+        this.running = running;
+        this.waiting = waiting;
         this.cap = cap;
+        this.current = limit.limit();
     }
 
     /** Reads this JVM's carriers ({@link CarrierSaturation}). */
-    public static AdaptiveAdmission of(int min, int max, ObjIntConsumer<AdaptiveAdmission> cap) {
+    public static AdaptiveAdmission of(int min, int max, IntSupplier running, IntSupplier waiting,
+            ObjIntConsumer<AdaptiveAdmission> cap) {
         CarrierSaturation carriers = new CarrierSaturation();
-        return new AdaptiveAdmission(new AdaptiveLimit(min, max, INITIAL_LIMIT), carriers::saturatedNow,
-                carriers.signal(), cap);
+        return new AdaptiveAdmission(new CarrierLimit(min, max, INITIAL_LIMIT), carriers::read, carriers.signal(),
+                running, waiting, cap);
     }
 
-    /** Hands the initial limit to the cap and starts reading the signal. */
+    /** Hands the initial limit to the cap and starts reading the carriers. */
     public void start(ScheduledExecutorService clock) {
-        cap.accept(this, limit.limit());
+        cap.accept(this, current);
         ticker = clock.scheduleAtFixedRate(this::tick, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -64,18 +71,8 @@ public final class AdaptiveAdmission {
         }
     }
 
-    /** See {@link AdaptiveLimit#completed(long, int, boolean)}, with the last reading of the signal. */
-    public void completed(long latencyNanos, int inFlight) {
-        int before = limit.limit();
-        limit.completed(latencyNanos, inFlight, lastSaturated);
-        int after = limit.limit();
-        if (after != before) {
-            cap.accept(this, after);
-        }
-    }
-
     public int limit() {
-        return limit.limit();
+        return current;
     }
 
     public int min() {
@@ -90,18 +87,18 @@ public final class AdaptiveAdmission {
         return signal;
     }
 
-    /** One reading of the signal; package-private so that tests can drive the clock. */
+    /** One reading; package-private so that tests can drive the clock. */
     void tick() {
         try {
-            boolean now = saturated.getAsBoolean();
-            if (now && lastSaturated) {
-                limit.saturated();
-                cap.accept(this, limit.limit());
+            int before = current;
+            int after = limit.update(carriers.get(), running.getAsInt(), waiting.getAsInt());
+            if (after != before) {
+                current = after;
+                cap.accept(this, after);
             }
-            lastSaturated = now;
         } catch (RuntimeException e) {
             // A periodic task that throws is never run again: log and keep the limit where it is.
-            LOG.warn("Adaptive admission could not read its signal", e);
+            LOG.warn("Adaptive admission could not read the carriers", e);
         }
     }
 }

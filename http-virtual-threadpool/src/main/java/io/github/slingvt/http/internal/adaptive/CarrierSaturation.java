@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the carrier threads that run virtual threads are saturated now: more runnable virtual threads wait for a
- * carrier than {@link #QUEUE_PER_CARRIER} per carrier. Read from the JDK's virtual thread scheduler MXBean (JDK 24
- * and newer). JDK 21 has no such bean; there the machine's CPU load at or above {@link #CPU_LOAD} stands in for it
- * (the carriers are as many as the cores, so a busy machine is a busy scheduler).
+ * Reads the carrier threads that run virtual threads: from the JDK's virtual thread scheduler MXBean (JDK 24 and
+ * newer) how many carriers there are, how many virtual threads are mounted and how many runnable ones wait for a
+ * carrier. JDK 21 has no such bean; there the machine's CPU load stands in (the carriers are as many as the cores,
+ * so a busy machine is a busy scheduler), without counts.
  *
  * <p>Read through the platform MBean server by name, so the bundle imports no JDK-internal package and runs on both.
  */
@@ -21,8 +21,6 @@ public final class CarrierSaturation {
 
     static final ObjectName SCHEDULER = name("jdk.management:type=VirtualThreadScheduler");
     static final ObjectName OPERATING_SYSTEM = name("java.lang:type=OperatingSystem");
-    static final int QUEUE_PER_CARRIER = 2;
-    static final double CPU_LOAD = 0.95;
 
     private static final Logger LOG = LoggerFactory.getLogger(CarrierSaturation.class);
 
@@ -44,23 +42,33 @@ public final class CarrierSaturation {
         return scheduler ? "virtual thread scheduler queue" : "system CPU load";
     }
 
-    /** False when the reading fails (logged once): no reading must never lower the limit. */
-    public boolean saturatedNow() {
+    /** The carriers now, or {@code null} when they cannot be read (logged once): no reading never lowers a limit. */
+    public CarrierReading read() {
         try {
             if (scheduler) {
-                long queued = ((Number) server.getAttribute(SCHEDULER, "QueuedVirtualThreadCount")).longValue();
-                int parallelism = ((Number) server.getAttribute(SCHEDULER, "Parallelism")).intValue();
-                return queued > (long) QUEUE_PER_CARRIER * Math.max(1, parallelism);
+                return CarrierReading.ofCounts(number(SCHEDULER, "Parallelism").intValue(),
+                        number(SCHEDULER, "MountedVirtualThreadCount").longValue(),
+                        number(SCHEDULER, "QueuedVirtualThreadCount").longValue());
             }
-            double load = ((Number) server.getAttribute(OPERATING_SYSTEM, "CpuLoad")).doubleValue();
-            return load >= CPU_LOAD;
+            return CarrierReading.ofCpuLoad(Runtime.getRuntime().availableProcessors(),
+                    number(OPERATING_SYSTEM, "CpuLoad").doubleValue());
         } catch (JMException | RuntimeException e) {
             if (!failed) {
                 failed = true;
                 LOG.warn("Cannot read the {}; adaptive admission will not lower its limit", signal(), e);
             }
-            return false;
+            return null;
         }
+    }
+
+    /** Whether the carriers are saturated now; false when they cannot be read. */
+    public boolean saturatedNow() {
+        CarrierReading reading = read();
+        return reading != null && reading.saturated();
+    }
+
+    private Number number(ObjectName bean, String attribute) throws JMException {
+        return (Number) server.getAttribute(bean, attribute);
     }
 
     private static ObjectName name(String name) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class CarrierSaturationTest {
 
     @Test
-    void moreThanTwoQueuedVirtualThreadsPerCarrierIsSaturation() throws Exception {
+    void moreQueuedVirtualThreadsThanCarriersIsSaturation() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         Scheduler scheduler = new Scheduler();
         server.registerMBean(scheduler, CarrierSaturation.SCHEDULER);
@@ -24,10 +24,16 @@ class CarrierSaturationTest {
         assertThat(carriers.signal()).isEqualTo("virtual thread scheduler queue");
 
         scheduler.parallelism = 4;
-        scheduler.queued = 8;
+        scheduler.mounted = 4;
+        scheduler.queued = 4;
         assertThat(carriers.saturatedNow()).isFalse();
-        scheduler.queued = 9;
+        assertThat(carriers.read()).isEqualTo(CarrierReading.ofCounts(4, 4, 4));
+        assertThat(carriers.read().headroom()).as("a carrier's worth queued is no headroom").isFalse();
+        scheduler.queued = 5;
         assertThat(carriers.saturatedNow()).isTrue();
+        assertThat(carriers.read().runnable()).isEqualTo(9);
+        scheduler.queued = 2;
+        assertThat(carriers.read().headroom()).isTrue();
     }
 
     @Test
@@ -117,12 +123,20 @@ class CarrierSaturationTest {
     public interface SchedulerMBean {
         long getQueuedVirtualThreadCount();
 
+        int getMountedVirtualThreadCount();
+
         int getParallelism();
     }
 
     public static final class Scheduler implements SchedulerMBean {
         volatile long queued;
+        volatile int mounted;
         volatile int parallelism;
+
+        @Override
+        public int getMountedVirtualThreadCount() {
+            return mounted;
+        }
 
         @Override
         public long getQueuedVirtualThreadCount() {

@@ -33,6 +33,7 @@ public final class StatusJson {
                 .put("peakInFlight", s.peakInFlight())
                 .put("admitted", s.admitted())
                 .put("rejected", s.rejected())
+                .put("abandoned", s.abandoned())
                 .put("completed", s.completed())
                 .put("virtualThreadsStarted", s.virtualThreadsStarted())
                 .put("queued", s.queued())

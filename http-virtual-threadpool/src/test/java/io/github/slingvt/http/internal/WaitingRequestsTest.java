@@ -1,0 +1,147 @@
+package io.github.slingvt.http.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import io.github.slingvt.http.api.ThreadingMode;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests that wait for admission in a real Jetty: a client that closes its connection while its request waits is
+ * dropped (its request never runs), and a lowered kernel pool size is in force for new requests at once although
+ * Jetty keeps its surplus threads until they are idle.
+ */
+class WaitingRequestsTest {
+
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private TestJetty jetty;
+    private ThreadingState state;
+    private ServerInstaller.Installation installation;
+
+    @BeforeEach
+    void start() throws Exception {
+        jetty = new TestJetty();
+        state = new ThreadingState(timer);
+        installation = ServerInstaller.install(jetty.server, state);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        jetty.close();
+        timer.shutdownNow();
+    }
+
+    @Test
+    void aWaitingRequestWhoseClientClosesIsDroppedAndNeverRuns() throws Exception {
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 30_000, 10, 1, 200, 0));
+        CompletableFuture<HttpResponse<String>> slow = jetty.getAsync("/probe?sleep=3000");
+        await("the slow request runs", () -> jetty.probe.running.get() == 1);
+
+        URI base = URI.create(jetty.base);
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /probe HTTP/1.1\r\nHost: test\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            await("the second request waits", () -> state.snapshot().queued() == 1);
+        }
+        await("the closed client's request leaves the queue", () -> state.snapshot().queued() == 0);
+
+        assertThat(state.snapshot().abandoned()).isEqualTo(1);
+        assertThat(slow.isDone()).as("dropped while the slow request still ran").isFalse();
+        assertThat(slow.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(state.snapshot().admitted()).as("only the slow request ran").isEqualTo(1);
+        assertThat(jetty.probe.peak.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aWaitingClientThatStaysIsServedAndItsConnectionKeptAlive() throws Exception {
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 30_000, 10, 1, 200, 0));
+        CompletableFuture<HttpResponse<String>> slow = jetty.getAsync("/probe?sleep=500");
+        await("the slow request runs", () -> jetty.probe.running.get() == 1);
+        URI base = URI.create(jetty.base);
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            for (int i = 0; i < 2; i++) {
+                out.write("GET /probe HTTP/1.1\r\nHost: test\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                assertThat(readResponse(in)).as("answer %d on one connection", i).startsWith("HTTP/1.1 200");
+            }
+        }
+        assertThat(slow.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(state.snapshot().abandoned()).isZero();
+    }
+
+    @Test
+    void aLoweredKernelPoolSizeIsInForceForNewRequestsAtOnce() throws Exception {
+        QueuedThreadPool qtp = (QueuedThreadPool) jetty.server.getThreadPool();
+        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 40, 0));
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40);
+        List<CompletableFuture<HttpResponse<String>>> wide = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            wide.add(jetty.getAsync("/probe?sleep=500"));
+        }
+        for (CompletableFuture<HttpResponse<String>> r : wide) {
+            assertThat(r.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        int grown = qtp.getThreads();
+        assertThat(grown).as("Jetty grew its pool for 30 requests").isGreaterThan(20);
+
+        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 8, 0));
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 8);
+        assertThat(qtp.getThreads()).as("the threads are still there").isGreaterThan(8);
+        assertThat(qtp.getMaxEvictCount()).as("all of them may end within one idle timeout")
+                .isGreaterThanOrEqualTo(grown - qtp.getMinThreads());
+        jetty.probe.peak.set(0);
+        List<CompletableFuture<HttpResponse<String>>> narrow = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            narrow.add(jetty.getAsync("/probe?sleep=200"));
+        }
+        for (CompletableFuture<HttpResponse<String>> r : narrow) {
+            HttpResponse<String> response = r.get(20, TimeUnit.SECONDS);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).contains("virtual=false");
+        }
+        assertThat(jetty.probe.peak.get()).as("never more running than the new size").isEqualTo(8);
+        assertThat(state.snapshot().rejected()).isZero();
+    }
+
+    /** Reads one HTTP/1.1 response with a Content-Length body. */
+    private static String readResponse(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            assertThat(c).as("response head").isNotNegative();
+            head.append((char) c);
+        }
+        String headers = head.toString();
+        int at = headers.toLowerCase().indexOf("content-length:");
+        int length = Integer.parseInt(headers.substring(at + 15, headers.indexOf("\r\n", at)).trim());
+        in.readNBytes(length);
+        return headers;
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("%s within 20 s", what).isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+}

@@ -66,6 +66,7 @@ login_refused() {
 # GET /system/console/$1 on 127.0.0.1:$PORT with the admin login. The answer goes into CONSOLE_BODY and CONSOLE_CODE
 # (call it directly, not in $(...)). Returns 0 for 200, 3 when the login was refused (401, 403), 2 when nothing
 # answered, 1 for any other status.
+# shellcheck disable=SC2034 # CONSOLE_BODY is read by ./sling-vt
 console_get() {
     local out
     CONSOLE_BODY=""

@@ -14,17 +14,36 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code ./sling-vt} entry point itself: JDK discovery, a busy port, status and live mode switching. */
+/**
+ * The {@code ./sling-vt} entry point itself: JDK discovery, missing tools, a busy port, status and live mode switching,
+ * and the admin login of status and mode (issue #30): a wrong password is a refused login, a changed one is given by
+ * the environment or a file and never reaches a command line.
+ */
 @ExtendWith(SharedSlingInstance.class)
 class SlingVtScriptE2EIT {
 
     private static final Path ROOT = Path.of(System.getProperty("slingvt.root", "..")).toAbsolutePath().normalize();
     private static final Path TEST_JDK = Path.of(System.getProperty("java.home"));
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Quotes, a backslash, a colon, spaces and a dollar: all must reach Sling unchanged through curl's config. */
+    private static final String NEW_PASSWORD = "n3w \"pass\" \\word: $HOME x";
+    /** Changes the password of the logged-in user (Oak's User.changePassword): Sling's ECMAScript, in the starter. */
+    private static final String CHANGE_PASSWORD_SCRIPT = """
+            var session = request.getResourceResolver().adaptTo(Packages.javax.jcr.Session);
+            var user = session.getUserManager().getAuthorizable(session.getUserID());
+            user.changePassword(request.getParameter("newPwd"), request.getParameter("oldPwd"));
+            session.save();
+            out.print("password changed for " + session.getUserID());
+            """;
 
     private record Result(int exitCode, String output) {
     }
@@ -57,6 +76,34 @@ class SlingVtScriptE2EIT {
         return dir.resolve("jdk-17");
     }
 
+    /** A folder of links to the tools the script uses, without curl: a machine where curl is not installed. */
+    private static Path pathWithoutCurl(Path dir) throws IOException {
+        Path bin = Files.createDirectories(dir.resolve("bin-without-curl"));
+        for (String tool : List.of("bash", "dirname", "sed", "cat", "head", "id", "python3")) {
+            Files.createSymbolicLink(bin.resolve(tool), onPath(tool));
+        }
+        return bin;
+    }
+
+    private static Path onPath(String tool) {
+        return Stream.of(System.getenv("PATH").split(":")).map(dir -> Path.of(dir, tool)).filter(Files::isExecutable)
+                .findFirst().orElseThrow(() -> new AssertionError(tool + " is not on the PATH"));
+    }
+
+    /** A curl that writes its arguments to {@code dir/curl-args} and runs the real one: what {@code ps} would show. */
+    private static Path curlSpy(Path dir) throws IOException {
+        Path bin = Files.createDirectories(dir.resolve("bin-curl-spy"));
+        Path exe = Files.writeString(bin.resolve("curl"), "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '"
+                + dir.resolve("curl-args") + "'\nexec '" + onPath("curl") + "' \"$@\"\n");
+        Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return bin;
+    }
+
+    private static JsonNode statusJson(Result status) throws IOException {
+        assertThat(status.exitCode()).as(status.output()).isZero();
+        return JSON.readTree(status.output());
+    }
+
     @Test
     void withoutAJdk21ItStopsAndNamesWhatToInstall(@TempDir Path tmp) throws Exception {
         Path jdk17 = fakeJdk17(tmp);
@@ -76,6 +123,20 @@ class SlingVtScriptE2EIT {
     }
 
     @Test
+    void withoutCurlStatusAndRunStopAtOnceNamingIt(@TempDir Path tmp) throws Exception {
+        Path bin = pathWithoutCurl(tmp);
+        long start = System.nanoTime();
+        Result status = run(Map.of("PATH", bin.toString()), "status", "--port", "1");
+        Result run = run(Map.of("PATH", bin.toString()), "run", "--port", "1", "--home", tmp.resolve("home").toString());
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).as("no waiting").isLessThan(10);
+        assertThat(status.exitCode()).isNotZero();
+        assertThat(status.output()).contains("status needs curl, not found on the PATH").contains("apt-get install curl");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.output()).contains("run needs curl, not found on the PATH").doesNotContain("building");
+        assertThat(tmp.resolve("home")).doesNotExist();
+    }
+
+    @Test
     void aBusyPortIsReportedClearly(@TempDir Path tmp) throws Exception {
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             int port = busy.getLocalPort();
@@ -89,7 +150,10 @@ class SlingVtScriptE2EIT {
     void statusShowsVirtualModeAndModeSwitchesLive(SlingInstance sling) throws Exception {
         String port = Integer.toString(URI.create(sling.baseUrl()).getPort());
         Result status = run(Map.of(), "status", "--port", port);
-        assertThat(status.exitCode()).as(status.output()).isZero();
+        JsonNode json = statusJson(status);
+        assertThat(json.path("mode").asText()).isEqualTo("virtual");
+        assertThat(json.path("threadPools").isObject()).as("threadPools merged in: %s", status.output()).isTrue();
+        assertThat(json.path("repository").path("store").asText()).isEqualTo("segment");
         assertThat(status.output()).contains("\"mode\":\"virtual\"").contains("\"inFlight\":")
                 .contains("\"peakInFlight\":").contains("\"admitted\":").contains("\"rejected\":")
                 .contains("\"completed\":").contains("\"threadPools\":");
@@ -105,5 +169,87 @@ class SlingVtScriptE2EIT {
         Result bad = run(Map.of(), "mode", "turbo", "--port", port);
         assertThat(bad.exitCode()).isNotZero();
         assertThat(bad.output()).contains("'virtual' or 'kernel'");
+    }
+
+    @Test
+    void aWrongPasswordIsALoginRefusedNotAMissingBundle(SlingInstance sling) throws Exception {
+        String port = Integer.toString(URI.create(sling.baseUrl()).getPort());
+        Result status = run(Map.of("SLING_VT_ADMIN_PASSWORD", "not-the-password"), "status", "--port", port);
+        assertThat(status.exitCode()).isNotZero();
+        assertThat(status.output()).contains("login refused (HTTP 401): set SLING_VT_ADMIN_PASSWORD or "
+                + "SLING_VT_ADMIN_PASSWORD_FILE").doesNotContain("not installed").doesNotContain("not active")
+                .doesNotContain("not-the-password");
+        Result mode = run(Map.of("SLING_VT_ADMIN_PASSWORD", "not-the-password"), "mode", "kernel", "--port", port);
+        assertThat(mode.exitCode()).isNotZero();
+        assertThat(mode.output()).contains("login refused (HTTP 401)").doesNotContain("not-the-password");
+        assertThat(statusJson(run(Map.of(), "status", "--port", port)).path("mode").asText()).isEqualTo("virtual");
+    }
+
+    /**
+     * On an instance of its own (the shared one keeps admin / admin for the other tests): the admin password is
+     * changed, then status and mode refuse the default login and work with the new password from
+     * SLING_VT_ADMIN_PASSWORD and from SLING_VT_ADMIN_PASSWORD_FILE, which never appears in curl's arguments.
+     */
+    @Test
+    void statusAndModeWorkWithAChangedAdminPasswordFromTheEnvironmentOrAFile(@TempDir Path tmp) throws Exception {
+        try (SlingInstance own = SlingInstance.builder("script-password").start()) {
+            String port = Integer.toString(URI.create(own.baseUrl()).getPort());
+            changeAdminPassword(own, NEW_PASSWORD);
+
+            Result refused = run(Map.of(), "status", "--port", port);
+            assertThat(refused.exitCode()).isNotZero();
+            assertThat(refused.output()).contains("login refused (HTTP 401): set SLING_VT_ADMIN_PASSWORD or "
+                    + "SLING_VT_ADMIN_PASSWORD_FILE").doesNotContain("not installed");
+
+            Path bin = curlSpy(tmp);
+            String path = bin + ":" + System.getenv("PATH");
+            Map<String, String> byEnv = Map.of("SLING_VT_ADMIN_PASSWORD", NEW_PASSWORD, "PATH", path);
+            assertThat(statusJson(run(byEnv, "status", "--port", port)).path("mode").asText()).isEqualTo("virtual");
+            Result kernel = run(byEnv, "mode", "kernel", "--port", port);
+            assertThat(kernel.exitCode()).as(kernel.output()).isZero();
+
+            Path file = Files.writeString(tmp.resolve("admin-password"), NEW_PASSWORD + "\n");
+            Map<String, String> byFile = Map.of("SLING_VT_ADMIN_PASSWORD_FILE", file.toString(), "PATH", path);
+            Result status = run(byFile, "status", "--port", port);
+            JsonNode json = statusJson(status);
+            assertThat(json.path("mode").asText()).isEqualTo("kernel");
+            assertThat(json.path("threadPools").isObject()).as(status.output()).isTrue();
+            Result virtual = run(byFile, "mode", "virtual", "--port", port);
+            assertThat(virtual.exitCode()).as(virtual.output()).isZero();
+            assertThat(statusJson(run(byFile, "status", "--port", port)).path("mode").asText()).isEqualTo("virtual");
+
+            Result missing = run(Map.of("SLING_VT_ADMIN_PASSWORD_FILE", tmp.resolve("nope").toString()), "status",
+                    "--port", port);
+            assertThat(missing.exitCode()).isNotZero();
+            assertThat(missing.output()).contains("SLING_VT_ADMIN_PASSWORD_FILE=" + tmp.resolve("nope"))
+                    .contains("no such file");
+
+            String curlArgs = Files.readString(tmp.resolve("curl-args"));
+            assertThat(curlArgs).contains("/system/console/status-slingvt-http.json")
+                    .contains("/system/console/slingvt").doesNotContain("n3w").doesNotContain("admin:");
+            for (Result result : List.of(refused, kernel, status, virtual, missing)) {
+                assertThat(result.output()).doesNotContain("n3w");
+            }
+        }
+    }
+
+    /** Puts {@link #CHANGE_PASSWORD_SCRIPT} under /apps (admin login) and POSTs the old and new password to it. */
+    private static void changeAdminPassword(SlingInstance sling, String newPassword) {
+        var script = sling.postForm("/apps/slingvt-it/changepw/POST.ecma", Map.of(
+                "jcr:primaryType", "nt:file",
+                "jcr:content/jcr:primaryType", "nt:resource",
+                "jcr:content/jcr:mimeType", "application/ecmascript",
+                "jcr:content/jcr:data", CHANGE_PASSWORD_SCRIPT,
+                "jcr:content/jcr:data@TypeHint", "Binary"), true);
+        assertThat(script.statusCode()).as("script upload: %s", script.body()).isIn(200, 201);
+        var resource = sling.postForm("/content/slingvt-it-changepw",
+                Map.of("sling:resourceType", "slingvt-it/changepw"), true);
+        assertThat(resource.statusCode()).as("resource: %s", resource.body()).isIn(200, 201);
+        var changed = sling.postForm("/content/slingvt-it-changepw",
+                Map.of("oldPwd", "admin", "newPwd", newPassword), true);
+        assertThat(changed.statusCode()).as("password change: %s", changed.body()).isEqualTo(200);
+        assertThat(changed.body()).contains("password changed for admin");
+        assertThat(sling.get("/system/console/status-slingvt-http.json", true).statusCode())
+                .as("admin / admin no longer logs in").isEqualTo(401);
     }
 }

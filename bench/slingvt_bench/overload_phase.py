@@ -87,6 +87,9 @@ def run(args, live, plan, rows, pdir, out):
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     series = [r for r in series if (r["config"], r["workload"]) not in again]
     duration, timeout = args.overload_duration, args.overload_timeout
+    n = len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
+                                if wname in CONFIGS[i.name].get("workloads", [wname]))
+    log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} min")
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
         mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]

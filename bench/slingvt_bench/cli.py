@@ -7,6 +7,7 @@ import signal
 import time
 
 from . import openload
+from . import overload_phase
 from . import pgstore
 from . import data
 from . import report
@@ -64,6 +65,7 @@ def main():
     ap.add_argument("--no-open-model", action="store_true",
                     help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
                          "kernel-200's capacity)")
+    overload_phase.add_args(ap)
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
     add_launch_args(ap)
     args = ap.parse_args()
@@ -122,7 +124,11 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     args.wrk = ensure_wrk()
-    if not args.no_open_model:
+    earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
+    overload_phase.check_args(args, earlier, plan)
+    if args.only_overload:
+        args.no_open_model, args.rounds, args.decisive_rounds = True, 1, 1
+    if not args.no_open_model or not args.no_overload:
         try:
             args.oha = openload.ensure_oha(args.root, log)
         except openload.OpenLoadError as e:
@@ -161,7 +167,6 @@ def main():
         grid = [p for p in grid if p in wanted]
         if not grid:
             raise BenchError(f"--points {args.points}: none of them is in the plan (check --workloads/--concurrency)")
-    earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
     if args.append:
         with open(os.path.join(out, "meta.json")) as f:
             first = json.load(f)
@@ -199,7 +204,7 @@ def main():
                 inst.info["error"] = str(e)
                 inst.stop()
         run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
-                   [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)])
+                   [] if args.only_overload else [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)])
         if args.decisive_rounds > args.rounds:
             close = verdicts.decisive_points(data.Data(rows), grid, DEFAULT_VIRTUAL, meta["machine"].get("nproc"),
                                              args.decisive_points)
@@ -211,6 +216,8 @@ def main():
                        [(r, i, wc) for r in range(args.rounds, args.decisive_rounds) for i, wc in enumerate(close)])
         if not args.no_open_model:
             open_model(args, live, plan, rows, pdir, out)
+        if not args.no_overload:
+            overload_phase.run(args, live, plan, rows, pdir, out)
     finally:
         for inst in live:
             inst.stop()

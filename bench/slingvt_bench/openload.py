@@ -46,7 +46,7 @@ def ensure_oha(root, log):
     cargo = shutil.which("cargo") or os.path.expanduser("~/.cargo/bin/cargo")
     if not os.access(cargo, os.X_OK):
         raise OpenLoadError(f"the open-model latency needs oha {OHA_VERSION}: install Rust's cargo (then the "
-                            f"benchmark builds oha itself), put oha on PATH, or run with --no-open-model")
+                            f"benchmark builds oha itself), put oha on PATH, or run with --no-open-model --no-overload")
     log(f"oha not found; building oha {OHA_VERSION} with cargo into {tools} (a few minutes, once)")
     p = subprocess.run([cargo, "install", "oha", "--version", OHA_VERSION, "--locked", "--root", tools],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1800, check=False)

@@ -129,3 +129,33 @@ def latency_plots(out, rows):
         plt.close(fig)
         drawn.append(w)
     return drawn
+
+
+def overload_plots(out, series, rows):
+    """overload-<workload>-<percent>.svg from overload-series.csv (overload_open.SERIES_FIELDS): 2xx answered in
+    time per second over the run, one line per configuration, the offered rate dashed. Returns the files drawn."""
+    if not series:
+        return []
+    plt = pyplot()
+    drawn = []
+    for w, fr in dict.fromkeys((s["workload"], float(s["fraction"])) for s in series):
+        mine = [s for s in series if s["workload"] == w and float(s["fraction"]) == fr]
+        rate = next((num(r["target_rps"]) for r in rows if r["workload"] == w and float(r["fraction"]) == fr), None)
+        fig, ax = plt.subplots(figsize=(6.4, 4.0))
+        for cf in dict.fromkeys(s["config"] for s in mine):
+            pts = sorted((int(s["second"]), int(s["ok_in_time"])) for s in mine if s["config"] == cf)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=cf, color=COLORS.get(cf), linewidth=1.3)
+        if rate:
+            ax.axhline(rate, linestyle="--", color="#999999", label=f"offered {rate:,.0f}/s")
+        ax.set_xlabel("second of the run (by completion)")
+        ax.set_ylabel("2xx answered within the timeout per second")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"Open-model overload, {w} at {round(fr * 100)} % of the reference capacity", fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        fig.tight_layout()
+        name = f"overload-{w}-{round(fr * 100)}.svg"
+        fig.savefig(os.path.join(out, name), metadata={"Date": None})
+        plt.close(fig)
+        drawn.append(name)
+    return drawn

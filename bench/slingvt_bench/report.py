@@ -6,6 +6,8 @@ import json
 import os
 
 from . import openload
+from . import overload_open
+from . import overload_open_report
 from . import plots
 from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
 from .report_notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
@@ -272,6 +274,8 @@ def write_all(out):
         meta = {}
     d = Data(rows)
     with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(markdown(d, meta) + openload.section(out))
+        f.write(markdown(d, meta) + openload.section(out) + overload_open_report.section(out))
     plots.write_plots(out, d, meta)
     plots.latency_plots(out, openload.read_csv(os.path.join(out, "openmodel.csv")))
+    plots.overload_plots(out, overload_open.read_csv(os.path.join(out, "overload-series.csv")),
+                         overload_open.read_csv(os.path.join(out, "overload.csv")))

@@ -1,0 +1,160 @@
+"""results.md's section for the open-model overload (overload.csv): outcomes with the losses first, the accounting
+against the server's counters, and the targets of the default virtual configuration at each overload point."""
+import os
+
+from . import overload_open as ov
+from .data import num
+from .openload import OHA_VERSION
+from .plan import DEFAULT_VIRTUAL
+from .verdicts import verdict
+
+REFERENCE = "kernel-200"
+AA = ("vt-unbounded", "vt-unbounded-twin")  # the A/A pair: two identical instances, the machine's noise
+
+
+def key(r):
+    return r["workload"], float(r["fraction"])
+
+
+def index(rows):
+    return {(r["config"], *key(r)): r for r in rows}
+
+
+def aa_spread(by, w, fr, field):
+    """|vt-unbounded : twin - 1| in field at this overload point, or None without both measured."""
+    a, b = (by.get((cf, w, fr)) for cf in AA)
+    if not a or not b or a.get("failed") or b.get("failed"):
+        return None
+    x, y = num(a.get(field)), num(b.get(field))
+    return abs(x / y - 1) if x is not None and y else None
+
+
+def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+    """(target, measured, verdict) for v at every overload point where v or ref was planned: answers in time per
+    second ≥ ref's; ≥ 90 % of v's own closed-model capacity; p99 of its answers ≤ ref's; zero 503 where ref answered
+    every request in time. A ratio within the A/A spread of its goal is undecided; a failed point is MISSED."""
+    by, out = index(rows), []
+    for w, fr in dict.fromkeys(key(r) for r in rows if r["config"] in (v, ref)):
+        a, k = by.get((v, w, fr)), by.get((ref, w, fr))
+        where = f"{w} at {a['target_rps'] if a else k['target_rps']}/s ({round(fr * 100)} % of {ref})"
+        bad = [cf for cf, r in ((v, a), (ref, k)) if r is None or r.get("failed")]
+        labels = [f"{where}: {v} answers in time/s ≥ {ref}'s",
+                  f"{where}: {v} ≥ 90 % of its own closed-model capacity (at most the offered rate)",
+                  f"{where}: {v} p99 of its answers ≤ {ref}'s", f"{where}: {v} zero 503 where {ref} answered every "
+                  "request in time"]
+        if bad:
+            why = "MISSED (failed: " + ", ".join(f"{cf} {'not measured' if by.get((cf, w, fr)) is None else 'failed'}"
+                                                 for cf in bad) + ")"
+            out += [(lb, "failed", why) for lb in labels]
+            continue
+        ok_a, ok_k = num(a["ok_per_s"]) or 0.0, num(k["ok_per_s"]) or 0.0
+        sp_ok = aa_spread(by, w, fr, "ok_per_s")
+        out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {ok_a / ok_k:.2f}×" if ok_k else ""),
+                    verdict(ok_a / ok_k, 1.0, sp_ok) if ok_k else "met"))
+        # No configuration can answer more than is offered: the goal is 90 % of the lower of the offered rate and
+        # the configuration's own closed-model capacity.
+        own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
+        top = min(own, rate) if own and rate else None
+        out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f})/s = {100 * ok_a / top:.0f} %"
+                    if top else "no capacity", verdict(ok_a / top, 0.9, sp_ok) if top else "not measured"))
+        p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
+        if p_a is None:
+            out.append((labels[2], f"{v} answered nothing in time", "MISSED"))
+        elif p_k is None:
+            out.append((labels[2], f"{ref} answered nothing in time", "not measured"))
+        else:  # "p99 ≤ ref's" as ref / p99 ≥ 1, against the twins' difference in p99
+            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms", verdict(p_k / p_a if p_a else float("inf"), 1.0,
+                                                                            aa_spread(by, w, fr, "p99_ms"))))
+        lost_k, s503 = int(num(k["losses"]) or 0), int(num(a["s503"]) or 0)
+        if lost_k:
+            out.append((labels[3], f"{ref} did not answer {lost_k:,} in time", "not applicable"))
+        else:
+            out.append((labels[3], f"{s503:,} × 503", "met" if s503 == 0 else "MISSED"))
+    return out
+
+
+def short_note(rows):
+    durations = sorted({int(num(r["duration_s"])) for r in rows if num(r.get("duration_s"))})
+    if durations and durations[0] < ov.DURATION_S:
+        return (f"**Shorter than the phase is meant to run**: {', '.join(map(str, durations))} s per point instead of "
+                f"≥ {ov.DURATION_S} s (--quick or --overload-duration), so a queue has less time to build up. ")
+    return ""
+
+
+def section(out):
+    """The results.md section for DIR/overload.csv, or "" when the run has none."""
+    rows = ov.read_csv(os.path.join(out, "overload.csv"))
+    if not rows:
+        return ""
+    timeouts = ", ".join(sorted({r["timeout_s"] for r in rows if r.get("timeout_s")}))
+    durations = ", ".join(sorted({r["duration_s"] for r in rows if r.get("duration_s")}))
+    json_only = sum(1 for r in rows if r.get("source") == "json")
+    L = ["\n## Overload at fixed arrival rates (open model)\n",
+         f"oha {OHA_VERSION}, `--latency-correction`, client timeout {timeouts} s, {durations} s per point: every "
+         f"configuration at the same rates, {' and '.join(f'{round(f * 100)} %' for f in ov.FRACTIONS)} of "
+         f"{REFERENCE}'s closed-model capacity on the workload (the lowest capacity where it has none). "
+         + short_note(rows) +
+         "Each request is in one column: lost = 503 + other status + client timeout (oha's connect timeout too) + "
+         "connection error + 2xx later than the timeout (timed from when it was due); cut off = still open when the "
+         "run ended (not a loss: the run ended, not the server). In time = 2xx within the timeout; /s = in time ÷ "
+         "duration. p50/p99 of the 2xx answered in time. oha keeps no headers, so a 503 with `Retry-After` cannot be "
+         "told from one without. Rows with the largest share lost first." +
+         (f" {json_only} row(s) from oha's JSON alone (no SQLite rows): every 2xx counted in time, percentiles over "
+          "all answers." if json_only else "") + "\n",
+         "| workload | offered /s | load | config | lost | 503 | other | timeouts | conn. errors | late 2xx | cut off | "
+         "sent | in time | in time /s | own capacity /s | p50 | p99 |",
+         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+
+    def share(r):
+        return (not r.get("failed"), -(num(r.get("losses")) or 0) / max(1.0, num(r.get("sent")) or 1.0))
+    for r in sorted(rows, key=share):
+        load = f"{round(float(r['fraction']) * 100)} % of {r['reference']} {r['capacity_rps']}"
+        head = f"| {r['workload']} | {r['target_rps']} | {load} | {r['config']} |"
+        if r.get("failed"):
+            L.append(head + f" **failed**: {r['failed'].replace('|', '/')} |" + " – |" * 12)
+            continue
+        L.append(head + "".join(f" {r.get(k) or 0} |" for k in ("losses", "s503", "other_non2xx", "timeouts",
+                                                                 "conn_errors", "ok_late", "cut_off", "sent",
+                                                                 "ok_in_time"))
+                 + f" {r['ok_per_s']} | {r.get('own_capacity_rps') or '–'} | {r.get('p50_ms') or '–'} | "
+                   f"{r.get('p99_ms') or '–'} |")
+    L += accounting_table(rows)
+    L += ["\n### Targets at overload\n",
+          f"{DEFAULT_VIRTUAL} (the default virtual configuration, `plan.DEFAULT_VIRTUAL`) against {REFERENCE} at each "
+          "point; a ratio within the A/A spread (vt-unbounded : vt-unbounded-twin at the same point) of its goal is "
+          f"undecided; a failed point is MISSED; the 503 target applies only where {REFERENCE} answered every request "
+          "in time.\n", "| target | measured | verdict |", "|---|---|---|"]
+    L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith('undecided') else '❌ ' + v} |"
+          for t, m, v in targets(rows)]
+    pts = list(dict.fromkeys(key(r) for r in rows if not r.get("failed")))
+    L.append("\nAnswers in time per second over the run, one line per configuration: "
+             + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")
+    L.append("\nRaw numbers: [overload.csv](overload.csv), per second [overload-series.csv](overload-series.csv); "
+             "oha's JSON per point in `wrk/oha-overload-*.json`.\n")
+    return "\n".join(L)
+
+
+def accounting_table(rows):
+    L = ["\n### Accounting against the server's counters\n",
+         "`/system/console/status-slingvt-http.json` before each point and after its drain (CPU quiet, a light "
+         "request through, then until only the status read is in flight and nothing is queued), net of the "
+         "benchmark's own requests. Arrived = admitted + rejected; it holds when the client's answers ≤ arrived ≤ "
+         "the client's sent count (the client cannot tell which of its timed-out, failed or cut-off requests reached "
+         "the server). Admitted holds when completed + in flight + queued = admitted at the end. Kernel "
+         "configurations count only what reaches Sling VT's handler, i.e. what got a pool thread (a request Jetty "
+         "dropped from its queue is never counted); a configuration without Sling VT's handler has no counters.\n",
+         "| workload | offered /s | config | sent | answered | arrived (server) | admitted | rejected | completed | "
+         "in flight / queued at end | own requests | arrived identity | admitted identity |",
+         "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|---|"]
+    for r in rows:
+        if r.get("failed"):
+            continue
+        if r.get("counters") != "yes":
+            L.append(f"| {r['workload']} | {r['target_rps']} | {r['config']} | {r['sent']} | – | {r['counters']} |"
+                     + " – |" * 7)
+            continue
+        L.append(f"| {r['workload']} | {r['target_rps']} | {r['config']} | {r['sent']} | {r['client_answered']} | "
+                 f"{r['server_arrived']} | {r['admitted']} | {r['rejected']} | {r['completed']} | "
+                 f"{r['in_flight']} / {r['queued']} | {r['own_requests']} | {r['arrived_identity']} | "
+                 f"{r['admitted_identity']} |")
+    return L

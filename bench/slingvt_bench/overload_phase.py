@@ -1,0 +1,150 @@
+"""The open-model overload phase of ./sling-vt bench (issue #27): its options, and every configuration driven by oha
+at the same fixed rates above kernel-200's capacity, with the server's HTTP counters read before each point and after
+its drain. The pure parts (categories, series, identities) are in overload_open.py, the report in
+overload_open_report.py."""
+import os
+import time
+
+from . import overload_open as ov
+from .common import BenchError, log
+from .httpget import get_json, http_get
+from .load import run_oha
+from .plan import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH
+from .points import ensure_running, note_failure
+from .sampling import wait_quiet
+
+HTTP_STATUS = "/system/console/status-slingvt-http.json"
+ADMIN = "admin:admin"
+IDLE_WAIT_S = 60  # after the drain probe: until only the status request itself is in flight and nothing queued
+
+
+def add_args(ap):
+    ap.add_argument("--overload-duration", type=int,
+                    help=f"seconds per open-model overload point (default {ov.DURATION_S}; --quick: "
+                         f"{ov.QUICK_DURATION_S}, and the report says so)")
+    ap.add_argument("--overload-timeout", type=int, default=ov.TIMEOUT_S,
+                    help=f"oha's per-request timeout in the overload points, seconds (default {ov.TIMEOUT_S})")
+    ap.add_argument("--no-overload", action="store_true",
+                    help="skip the open-model overload (every configuration at 130 %% and 200 %% of kernel-200's "
+                         "capacity)")
+    ap.add_argument("--only-overload", action="store_true",
+                    help="with --append DIR: only the open-model overload, on the capacities in DIR/results.csv "
+                         "(configurations and workloads default to those of DIR)")
+
+
+def check_args(args, earlier_rows, plan):
+    """--only-overload needs --append; its plan defaults to the configurations and workloads of the earlier run."""
+    if args.only_overload and not args.append:
+        raise BenchError("--only-overload works on an earlier run: give it --append DIR")
+    if args.only_overload and args.no_overload:
+        raise BenchError("--only-overload and --no-overload exclude each other")
+    if args.overload_duration is None:
+        args.overload_duration = ov.QUICK_DURATION_S if args.quick else ov.DURATION_S
+    if args.overload_duration < 1 or args.overload_timeout < 1:
+        raise BenchError("--overload-duration and --overload-timeout must be 1 or more")
+    if args.only_overload:
+        if not args.configs:
+            plan["configs"] = list(dict.fromkeys(r["config"] for r in earlier_rows))
+        if not args.workloads:
+            plan["workloads"] = [w for w in dict.fromkeys(r["workload"] for r in earlier_rows)
+                                 if w in WORKLOADS and w not in {x[0] for x in plan["extra"]} and w != "park10s"]
+        plan["extra"] = []
+
+
+def status(inst):
+    return get_json(inst.url + HTTP_STATUS, timeout=30, auth=ADMIN)
+
+
+def drain(inst, has_counters):
+    """Waits until the instance is idle (CPU, then a light request through, then the counters show nothing but the
+    status read in flight and nothing queued); returns (the last status or None, own requests by outcome)."""
+    own = {"admitted": 0, "rejected": 0}
+    wait_quiet(inst.pid, DRAIN_TIMEOUT)
+    code, _ = http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)
+    if code == 503:
+        own["rejected"] += 1
+    elif code is not None:
+        own["admitted"] += 1
+    if not has_counters:
+        return None, own
+    deadline, s = time.time() + IDLE_WAIT_S, None
+    while True:
+        s = status(inst)
+        if s is None:
+            return None, own
+        own["admitted"] += 1  # the console is never queued or refused: every status read is admitted and counted
+        if (int(s.get("inFlight", 0)) <= 1 and int(s.get("queued", 0)) == 0) or time.time() > deadline:
+            return s, own
+        time.sleep(0.5)
+
+
+def run(args, live, plan, rows, pdir, out):
+    """Every workload at ov.FRACTIONS of the reference's capacity, configurations interleaved per rate; overload.csv
+    and overload-series.csv rewritten after every point. A run that fails gives a failed row."""
+    path, spath = os.path.join(out, "overload.csv"), os.path.join(out, "overload-series.csv")
+    done, series = ov.read_csv(path), ov.read_csv(spath)
+    again = {(i.name, w) for i in live for w in plan["workloads"]}
+    done = [r for r in done if (r["config"], r["workload"]) not in again]
+    series = [r for r in series if (r["config"], r["workload"]) not in again]
+    duration, timeout = args.overload_duration, args.overload_timeout
+    n = len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
+                                if wname in CONFIGS[i.name].get("workloads", [wname]))
+    log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} min")
+    for wname in plan["workloads"]:
+        w = WORKLOADS[wname]
+        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        ref, ref_cap, rates = ov.offered(rows, [i.name for i in mine], wname)
+        if not rates:
+            log(f"overload {wname}: no closed-model capacity to derive the rates from; skipped")
+        for fraction, rate in rates:
+            conns = ov.connections(rate, timeout)
+            for inst in mine:
+                own_cap = ov.openload.capacity(rows, inst.name, wname)
+                base = dict(config=inst.name, workload=wname, fraction=fraction, reference=ref,
+                            capacity_rps=round(ref_cap, 1), target_rps=round(rate, 1),
+                            own_capacity_rps=round(own_cap, 1) if own_cap else "", connections=conns,
+                            duration_s=duration, timeout_s=timeout)
+                try:
+                    done.append(point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base,
+                                      series))
+                except BenchError as e:
+                    log(f"{inst.name}: overload {wname} at {rate:.0f}/s: failed: {e}")
+                    if "error" not in inst.info:
+                        note_failure(inst, f"overload {wname} at {rate:.0f}/s", e)
+                    done.append(ov.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own_cap, e))
+                ov.write_csv(path, done)
+                ov.write_csv(spath, series, ov.SERIES_FIELDS)
+                time.sleep(plan["pause"])
+
+
+def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base, series):
+    down = ensure_running(args, inst, pdir)
+    if down:
+        raise BenchError(down)
+    inst.check_alive()
+    has_counters = CONFIGS[inst.name].get("ours", False)
+    before = status(inst) if has_counters else None
+    name = f"oha-overload-{inst.name}-{wname}-{int(round(fraction * 100))}"
+    db, out_json = os.path.join(pdir, name + ".db"), os.path.join(pdir, name + ".json")
+    if os.path.exists(db):
+        os.remove(db)  # oha appends to an existing table
+    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+    try:
+        summary = run_oha(args, ov.command(args.oha, url, rate, conns, duration, timeout, db), duration, out_json)
+    finally:
+        after, own = drain(inst, has_counters)
+    answers = ov.read_db(db)
+    cats = ov.categories(summary, answers, timeout, duration)
+    r = dict(base, **cats, **ov.accounting(before, after, own, cats, has_counters))
+    for sec, ok, s503, other in ov.per_second(answers, timeout, duration) if answers is not None else []:
+        series.append(dict(config=inst.name, workload=wname, fraction=fraction, second=sec, ok_in_time=ok,
+                           s503=s503, other=other))
+    if os.path.exists(db):
+        os.remove(db)  # per request: up to 8,000/s x 60 s rows; the per-second series keeps what the plots need
+    log(f"{inst.name}: overload {wname} at {r['target_rps']}/s ({int(round(fraction * 100))} % of {base['reference']}'s "
+        f"{base['capacity_rps']}): {r['ok_per_s']}/s in time; sent {r['sent']}, in time {r['ok_in_time']}, late "
+        f"{r['ok_late']}, 503 {r['s503']}, other {r['other_non2xx']}, timeouts {r['timeouts']}, connection errors "
+        f"{r['conn_errors']}, cut off {r['cut_off']}; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms; server arrived "
+        f"{r.get('server_arrived', '–')} (identity {r['arrived_identity']}), admitted identity "
+        f"{r['admitted_identity']}")
+    return r

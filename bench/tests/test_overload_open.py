@@ -1,0 +1,201 @@
+"""The open-model overload (issue #27): rates, categories from oha's JSON and SQLite rows, the per-second series, the
+accounting identities, the targets of the default virtual configuration, and the phase's wiring."""
+import os
+import sqlite3
+import tempfile
+import unittest
+from unittest import mock
+
+from slingvt_bench import overload_open as ov
+from slingvt_bench import overload_open_report as rep
+from slingvt_bench import overload_phase
+from slingvt_bench.common import BenchError
+
+
+def oha_db(path, rows):
+    """A SQLite file with oha 1.16.0's table (db.rs) and rows (status, start, end, duration)."""
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE oha (url TEXT NOT NULL, start REAL NOT NULL, start_latency_correction REAL, "
+                    "end REAL NOT NULL, duration REAL NOT NULL, status INTEGER NOT NULL, len_bytes INTEGER NOT NULL, "
+                    "run INTEGER NOT NULL)")
+        con.executemany("INSERT INTO oha VALUES ('u', ?, ?, ?, ?, ?, 10, 1)",
+                        [(s, s, e, d, st) for st, s, e, d in rows])
+
+
+SUMMARY = {"statusCodeDistribution": {"200": 6, "503": 3, "500": 1},
+           "errorDistribution": {"timeout": 4, "aborted due to deadline": 5, "Connection refused (os error 111)": 2},
+           "latencyPercentiles": {"p50": 0.2, "p99": 9.0}}
+
+
+class OverloadOpenTest(unittest.TestCase):
+
+    def test_rates_are_130_and_200_percent_of_kernel_200s_capacity_for_every_configuration(self):
+        rows = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap))
+                for cf, cap in (("kernel-200", 190), ("vt-unbounded", 3000))]
+        self.assertEqual(ov.offered(rows, ["vt-unbounded", "kernel-200"], "R1s"),
+                         ("kernel-200", 190.0, [(1.3, 190.0 * 1.3), (2.0, 380.0)]))
+        self.assertEqual(ov.offered(rows, ["vt-unbounded"], "R10ms"), (None, None, []))
+
+    def test_connections_cover_the_timeout_within_the_limits(self):
+        self.assertEqual(ov.connections(380, 10), 3990)
+        self.assertEqual(ov.connections(2, 10), 64)
+        self.assertEqual(ov.connections(5000, 10), ov.openload.MAX_CONNECTIONS)
+
+    def test_command_has_fixed_rate_latency_correction_timeout_and_the_sqlite_file(self):
+        cmd = ov.command("oha", "http://x/", 247.0, 2594, 60, 10, "/tmp/a.db")
+        for flag, value in (("-q", "247.0"), ("-c", "2594"), ("-z", "60s"), ("-t", "10s"), ("--db-url", "/tmp/a.db")):
+            self.assertEqual(cmd[cmd.index(flag) + 1], value)
+        self.assertIn("--latency-correction", cmd)
+
+    def test_every_request_lands_in_exactly_one_category_from_json_and_sqlite(self):
+        with tempfile.TemporaryDirectory() as d:
+            db = os.path.join(d, "o.db")
+            # six 2xx: four within 10 s of when they were due (0.1, 0.2, 0.3, 10.0), two later (10.5, 12)
+            oha_db(db, [(200, 0, 0.1, 0.1), (200, 1, 1.2, 0.2), (200, 2, 2.3, 0.3), (200, 3, 13, 10.0),
+                        (200, 4, 14.5, 10.5), (200, 5, 17, 12.0), (503, 1, 1.01, 0.01), (503, 2, 2.01, 0.01),
+                        (503, 3, 3.01, 0.01), (500, 3, 3.5, 0.5)])
+            answers = ov.read_db(db)
+            self.assertIsNone(ov.read_db(os.path.join(d, "missing.db")))
+        c = ov.categories(SUMMARY, answers, 10, 20)
+        self.assertEqual((c["ok_in_time"], c["ok_late"], c["s503"], c["other_non2xx"], c["timeouts"],
+                          c["conn_errors"], c["cut_off"], c["sent"]), (4, 2, 3, 1, 4, 2, 5, 21))
+        self.assertEqual(c["losses"], 21 - 4 - 5)
+        self.assertEqual(c["ok_per_s"], 0.2)
+        self.assertEqual((c["p50_ms"], c["p99_ms"], c["source"]), (200.0, 10000.0, "sqlite"))
+        j = ov.categories(SUMMARY, None, 10, 20)  # without the SQLite rows: every 2xx in time, oha's percentiles
+        self.assertEqual((j["ok_in_time"], j["ok_late"], j["p99_ms"], j["source"]), (6, 0, 9000.0, "json"))
+
+    def test_per_second_buckets_by_completion_with_empty_seconds_and_late_answers_left_out(self):
+        answers = [(200, 0.2, 0.2), (200, 0.9, 0.1), (200, 2.5, 11.0), (503, 2.1, 0.0), (404, 3.99, 0.1),
+                   (200, 4.2, 0.3)]
+        self.assertEqual(ov.per_second(answers, 10, 4),
+                         [(0, 2, 0, 0), (1, 0, 0, 0), (2, 0, 1, 0), (3, 1, 0, 1)])
+
+    def test_accounting_holds_when_the_server_saw_what_the_client_sent_net_of_own_requests(self):
+        cats = dict(ok_in_time=90, ok_late=0, s503=10, other_non2xx=0, sent=110)
+        before = dict(admitted=1000, rejected=5, completed=999, inFlight=1, queued=0)
+        after = dict(admitted=1093, rejected=15, completed=1092, inFlight=1, queued=0)
+        a = ov.accounting(before, after, {"admitted": 3, "rejected": 0}, cats, True)
+        self.assertEqual((a["admitted"], a["rejected"], a["server_arrived"], a["client_answered"]), (90, 10, 100, 100))
+        self.assertEqual((a["arrived_identity"], a["admitted_identity"]), ("held", "held"))
+        # The server counted fewer than the client was answered: broken; and a request still queued at the end
+        # breaks the second identity.
+        short = ov.accounting(before, dict(after, admitted=1080, completed=1079), {"admitted": 3}, cats, True)
+        self.assertEqual(short["arrived_identity"], "broken")
+        queued = ov.accounting(before, dict(after, queued=2), {"admitted": 3}, cats, True)
+        self.assertEqual(queued["admitted_identity"], "broken")
+        self.assertEqual(ov.accounting(None, None, {}, cats, False)["arrived_identity"], "n/a")
+        self.assertIn("no counters", ov.accounting(None, None, {}, cats, False)["counters"])
+
+
+def orow(cf, fr, ok_per_s, p99, losses=0, s503=0, own=1000.0, failed=""):
+    return dict(config=cf, workload="R1s", fraction=str(fr), reference="kernel-200", capacity_rps="200.0",
+                target_rps=str(200 * fr), own_capacity_rps=str(own), ok_per_s=str(ok_per_s), p99_ms=str(p99),
+                losses=str(losses), s503=str(s503), failed=failed, duration_s="60", timeout_s="10", sent="100")
+
+
+CAP = "vt-unbounded ≥ 90 % of its own closed-model capacity (at most the offered rate)"
+
+
+class OverloadTargetsTest(unittest.TestCase):
+
+    def verdicts(self, rows):
+        return {t.split(": ", 1)[1]: v for t, _, v in rep.targets(rows)}
+
+    def test_met_missed_and_not_applicable(self):
+        v = self.verdicts([orow("kernel-200", 1.3, 200, 9000, losses=500), orow("vt-unbounded", 1.3, 230, 1200)])
+        self.assertEqual(v["vt-unbounded answers in time/s ≥ kernel-200's"], "met")
+        # 230 of min(offered 260, own 1000): 88 %
+        self.assertEqual(v[CAP], "MISSED")
+        v = self.verdicts([orow("kernel-200", 1.3, 200, 9000, losses=500), orow("vt-unbounded", 1.3, 240, 1200)])
+        self.assertEqual(v[CAP], "met")  # 92 % of the offered 260, although only 24 % of its own 1000
+        self.assertEqual(v["vt-unbounded p99 of its answers ≤ kernel-200's"], "met")
+        self.assertEqual(v["vt-unbounded zero 503 where kernel-200 answered every request in time"], "not applicable")
+        v = self.verdicts([orow("kernel-200", 1.3, 260, 900), orow("vt-unbounded", 1.3, 250, 1200, s503=3, own=270)])
+        self.assertEqual(v["vt-unbounded answers in time/s ≥ kernel-200's"], "MISSED")
+        self.assertEqual(v[CAP], "met")  # 250 of min(260, own 270)
+        self.assertEqual(v["vt-unbounded p99 of its answers ≤ kernel-200's"], "MISSED")
+        self.assertEqual(v["vt-unbounded zero 503 where kernel-200 answered every request in time"], "MISSED")
+
+    def test_a_ratio_within_the_twins_spread_is_undecided(self):
+        v = self.verdicts([orow("kernel-200", 2.0, 200, 900), orow("vt-unbounded", 2.0, 196, 800),
+                           orow("vt-unbounded-twin", 2.0, 180, 800)])
+        self.assertTrue(v["vt-unbounded answers in time/s ≥ kernel-200's"].startswith("undecided"))
+
+    def test_a_failed_point_is_missed_on_every_target(self):
+        for rows in ([orow("kernel-200", 2.0, 200, 900), orow("vt-unbounded", 2.0, 0, 0, failed="oha exited 1")],
+                     [orow("kernel-200", 2.0, 0, 0, failed="down"), orow("vt-unbounded", 2.0, 300, 500)],
+                     [orow("kernel-200", 2.0, 200, 900)]):
+            v = rep.targets(rows)
+            self.assertEqual(len(v), 4)
+            self.assertTrue(all(x.startswith("MISSED (failed") for _, _, x in v), v)
+
+    def test_section_lists_losses_first_and_flags_a_short_run(self):
+        rows = [dict(orow("vt-unbounded", 2.0, 390, 1100, losses=5), sent="24000"),
+                dict(orow("kernel-200", 2.0, 200, 9500, losses=12000), sent="24000", duration_s="20")]
+        with tempfile.TemporaryDirectory() as out:
+            ov.write_csv(os.path.join(out, "overload.csv"), rows)
+            text = rep.section(out)
+        self.assertLess(text.index("| kernel-200 | 12000 |"), text.index("| vt-unbounded | 5 |"))
+        self.assertIn("Shorter than the phase is meant to run", text)
+
+
+class OverloadPhaseTest(unittest.TestCase):
+
+    def test_all_configurations_at_the_same_rates_with_counters_only_where_our_handler_runs(self):
+        class Inst:
+            def __init__(self, name):
+                self.name, self.url, self.pid, self.info = name, "http://127.0.0.1:1", 1, {}
+
+            def check_alive(self):
+                pass
+
+        class Args:
+            quick, oha, append, overload_duration, overload_timeout = False, "oha", None, 60, 10
+        closed = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap))
+                  for cf, cap in (("kernel-200", 200), ("vt-unbounded", 3000), ("felix-virtual", 2500))]
+        driven = []
+
+        def oha(args, cmd, duration, out_json):
+            driven.append((out_json.split("oha-overload-")[1], cmd[cmd.index("-q") + 1]))
+            if "felix" in out_json and "200" in out_json:
+                raise BenchError("oha exited 2")
+            oha_db(cmd[cmd.index("--db-url") + 1], [(200, 0, 0.5, 0.5)])
+            return {"statusCodeDistribution": {"200": 1}}
+        counts = iter([dict(admitted=10, rejected=0, completed=9, inFlight=1, queued=0),
+                       dict(admitted=13, rejected=0, completed=12, inFlight=1, queued=0)] * 4)
+        with tempfile.TemporaryDirectory() as out, mock.patch.object(overload_phase, "run_oha", oha), \
+                mock.patch.object(overload_phase, "wait_quiet"), \
+                mock.patch.object(overload_phase, "http_get", return_value=(200, b"")), \
+                mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)), \
+                mock.patch.object(overload_phase, "log"), mock.patch.object(overload_phase.time, "sleep"), \
+                mock.patch.object(overload_phase, "ensure_running", return_value=None):
+            overload_phase.run(Args, [Inst("kernel-200"), Inst("vt-unbounded"), Inst("felix-virtual")],
+                               dict(workloads=["R1s"], pause=0), closed, out, out)
+            rows = ov.read_csv(os.path.join(out, "overload.csv"))
+            series = ov.read_csv(os.path.join(out, "overload-series.csv"))
+            self.assertEqual([f for f in os.listdir(out) if f.endswith(".db")], [])
+        self.assertEqual({q for _, q in driven}, {"260.0", "400.0"})
+        self.assertEqual(len(driven), 6)
+        by = {(r["config"], r["fraction"]): r for r in rows}
+        self.assertEqual(by[("vt-unbounded", "1.3")]["arrived_identity"], "held")  # 3 admitted - 2 own = 1 answer
+        self.assertIn("no counters", by[("felix-virtual", "1.3")]["counters"])
+        self.assertIn("oha exited 2", by[("felix-virtual", "2.0")]["failed"])
+        self.assertEqual(len([s for s in series if s["config"] == "kernel-200"]), 2 * 60)
+
+    def test_only_overload_needs_append_and_takes_the_earlier_plan(self):
+        class Args:
+            only_overload, no_overload, append, quick, configs, workloads = True, False, None, True, None, None
+            overload_duration, overload_timeout = None, 10
+        with self.assertRaises(BenchError):
+            overload_phase.check_args(Args, [], {})
+        Args.append = "/x"
+        plan = dict(configs=["a"], workloads=["R10ms"], extra=[("park10s", 4000)])
+        earlier = [dict(config=c, workload=w) for c in ("kernel-200", "vt-unbounded") for w in ("R1s", "park10s")]
+        overload_phase.check_args(Args, earlier, plan)
+        self.assertEqual((plan["configs"], plan["workloads"], Args.overload_duration),
+                         (["kernel-200", "vt-unbounded"], ["R1s"], ov.QUICK_DURATION_S))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -38,14 +38,14 @@ CONFIGS = {
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
         virtual=True, ours=True),
     "vt-adaptive": dict(
-        desc="Sling VT virtual mode, maxConcurrentRequests=auto (adaptive admission: AIMD on carrier saturation, "
-             "20..10000, starts at 200)",
+        desc="Sling VT virtual mode, maxConcurrentRequests=auto (admission by the carriers: about two runnable virtual "
+             "threads per carrier when saturated, doubling with headroom, 20..10000, starts at 200; FIFO queue up to "
+             "clientTimeout 60 s, abandoned clients dropped, adaptive LIFO)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
-    # Adaptive admission that queues like a thread pool: the limit shapes how many run, the queue holds the rest for
-    # up to 30 s (then 503) instead of the default 2 s, so a burst is served late rather than refused.
+    # Adaptive admission with clients that give up after 10 s (the overload points' client timeout) as its patience.
     "vt-adaptive-queue": dict(
-        desc="Sling VT virtual mode, maxConcurrentRequests=auto with queueTimeout=30 s (maxQueuedRequests 10000)",
-        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto", "queueTimeout": 30000}}, virtual=True,
+        desc="Sling VT virtual mode, maxConcurrentRequests=auto with clientTimeout=10 s (maxQueuedRequests 10000)",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto", "clientTimeout": 10}}, virtual=True,
         ours=True),
     # The GC of the JVM (issue #13: G1 against generational ZGC), same heap: "gc" replaces the collector of --jvm-opts.
     "vt-unbounded-zgc": dict(

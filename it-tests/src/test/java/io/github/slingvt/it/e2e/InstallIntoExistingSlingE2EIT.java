@@ -55,6 +55,12 @@ class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
         assertThat(status.path("virtualThreadsStarted").asLong()).as("%s", status).isGreaterThanOrEqualTo(virtualBefore + 5);
         await("Sling's scheduler pool on virtual threads", () -> "virtual".equals(
                 json("/system/console/status-slingvt-threadpools.json").path("default").path("mode").asText()));
+        // The repository status comes with the observability bundle: no demo bundle, no round-trip counter here.
+        final JsonNode repository = json("/system/console/status-slingvt-repository.json");
+        assertThat(repository.path("store").asText()).as("%s", repository).isEqualTo("segment");
+        assertThat(repository.get("dbRoundTrips").isNull()).as("not counted without jdbc-round-trips").isTrue();
+        assertThat(sling.get("/system/console/slingvt", true).body()).contains("id='slingvt-repository'")
+                .contains("not counted (bundle jdbc-round-trips not installed)");
 
         assertThat(sling.postForm("/system/console/configMgr/io.github.slingvt.http.VirtualThreads", Map.of(
                 "apply", "true", "propertylist", "maxConcurrentRequests", "maxConcurrentRequests", "400"), true)

@@ -62,8 +62,8 @@ public final class HttpStatusPrinter implements InventoryPrinter {
         out.printf("Mode: %s%n", s.mode().label());
         out.printf("Max concurrent requests: %s%n", CapText.of(s));
         out.printf("In flight: %d (peak %d), queued: %d%n", s.inFlight(), s.peakInFlight(), s.queued());
-        out.printf("Admitted: %d, rejected: %d, completed: %d, virtual threads started: %d%n",
-                s.admitted(), s.rejected(), s.completed(), s.virtualThreadsStarted());
+        out.printf("Admitted: %d, rejected: %d, abandoned: %d, completed: %d, virtual threads started: %d%n",
+                s.admitted(), s.rejected(), s.abandoned(), s.completed(), s.virtualThreadsStarted());
         out.printf("Kernel max threads: %d%n", s.kernelMaxThreads());
         out.printf("%s%n", figures.toText());
         PinningText.printText(out, pinning);

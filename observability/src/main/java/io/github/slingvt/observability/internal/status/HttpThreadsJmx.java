@@ -92,6 +92,11 @@ public final class HttpThreadsJmx implements HttpThreadsMBean {
     }
 
     @Override
+    public long getAbandoned() {
+        return now().abandoned();
+    }
+
+    @Override
     public long getCompleted() {
         return now().completed();
     }

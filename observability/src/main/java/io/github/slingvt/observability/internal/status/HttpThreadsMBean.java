@@ -13,6 +13,9 @@ public interface HttpThreadsMBean {
 
     long getRejected();
 
+    /** Requests dropped while they waited for admission because their client closed the connection. */
+    long getAbandoned();
+
     long getCompleted();
 
     long getVirtualThreadsStarted();

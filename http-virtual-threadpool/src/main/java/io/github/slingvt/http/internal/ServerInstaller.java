@@ -1,5 +1,6 @@
 package io.github.slingvt.http.internal;
 
+import io.github.slingvt.http.api.ThreadingMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -28,6 +29,12 @@ final class ServerInstaller {
      */
     static final int SPARE_PLATFORM_THREADS = 2;
     static final int MIN_AUTO_PLATFORM_THREADS = 4;
+    /**
+     * Idle timeout of Jetty's pool in virtual mode, where it runs only short tasks: surplus threads left by kernel
+     * mode end once idle this long (Jetty's 60 s would keep 1,000 threads for minutes, since most of them fail the
+     * first eviction round and wait a whole timeout again).
+     */
+    static final int VIRTUAL_MODE_IDLE_TIMEOUT_MILLIS = 5_000;
 
     private ServerInstaller() {
     }
@@ -36,7 +43,8 @@ final class ServerInstaller {
      * What was changed on one server, to be undone by {@link #uninstall}: the handlers and the sizes Felix gave
      * Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}, Jetty's minimum), which the modes change.
      */
-    record Installation(List<DispatchHandler> handlers, int felixMaxThreads, int felixMinThreads) {
+    record Installation(List<DispatchHandler> handlers, int felixMaxThreads, int felixMinThreads,
+            int felixIdleTimeout) {
     }
 
     /** @return what was installed, or {@code null} when this server must be left alone (reason logged). */
@@ -72,8 +80,9 @@ final class ServerInstaller {
         for (DispatchHandler handler : installed) {
             handler.manage(handler.getHandler());
         }
-        Installation installation = new Installation(installed, qtp.getMaxThreads(), qtp.getMinThreads());
-        applyPlatformThreads(server, installation, state.settings().platformThreads());
+        Installation installation = new Installation(installed, qtp.getMaxThreads(), qtp.getMinThreads(),
+                qtp.getIdleTimeout());
+        applyPlatformThreads(server, installation, state.settings().platformThreads(), state.settings().mode());
         // Felix's connectors keep running: no live connection is touched by an install (see DispatchHandler).
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
         return installation;
@@ -82,7 +91,7 @@ final class ServerInstaller {
     static void uninstall(Server server, Installation installation) {
         if (server.getThreadPool() instanceof QueuedThreadPool) {
             // Without this, a running Felix keeps the virtual mode's few platform threads for all its requests.
-            applyPlatformThreads(server, installation, installation.felixMaxThreads());
+            applyPlatformThreads(server, installation, installation.felixMaxThreads(), ThreadingMode.KERNEL);
         }
         List<DispatchHandler> handlers = installation.handlers();
         Handler.Sequence contexts = dynamicCollection(server);
@@ -109,11 +118,11 @@ final class ServerInstaller {
     /**
      * Sizes Jetty's pool: {@code configured} threads at most (or {@link #autoPlatformThreads}), and Felix's minimum
      * where that fits, so that a smaller virtual-mode pool does not keep Jetty's 8 idle threads and a switch back
-     * gets Felix's minimum again. Threads above a lowered size end once idle, all of them within the pool's idle
-     * timeout (Jetty's 60 s), not one per idle timeout as Jetty would (1,000 threads would take 1,000 minutes). Jetty's
-     * idle timeout itself cannot change while the pool runs (its reserved threads refuse it).
+     * gets Felix's minimum again. Threads above a lowered size end once idle: all of them in one eviction round, not
+     * one per idle timeout as Jetty would (1,000 threads would take 1,000 minutes), after 5 s of idleness in virtual
+     * mode and Felix's idle timeout (Jetty's 60 s) in kernel mode.
      */
-    static void applyPlatformThreads(Server server, Installation installation, int configured) {
+    static void applyPlatformThreads(Server server, Installation installation, int configured, ThreadingMode mode) {
         if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
             int maxThreads = configured == ThreadingSettings.AUTO ? autoPlatformThreads(qtp) : configured;
             int minThreads = Math.min(installation.felixMinThreads(), maxThreads);
@@ -121,6 +130,9 @@ final class ServerInstaller {
             if (surplus > qtp.getMaxEvictCount()) {
                 qtp.setMaxEvictCount(surplus);
             }
+            setIdleTimeout(qtp, mode == ThreadingMode.VIRTUAL
+                    ? Math.min(installation.felixIdleTimeout(), VIRTUAL_MODE_IDLE_TIMEOUT_MILLIS)
+                    : installation.felixIdleTimeout());
             if (qtp.getMaxThreads() == maxThreads && qtp.getMinThreads() == minThreads) {
                 return;
             }
@@ -131,6 +143,21 @@ final class ServerInstaller {
                 LOG.error("Cannot set Jetty's max threads to {}: {}. Raise kernelMaxThreads/virtualModePlatformThreads in {}.",
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
             }
+        }
+    }
+
+    /**
+     * The pool's own idle timeout, which its threads read at every wait. Its reserved-thread executor refuses a new
+     * timeout while it runs ({@code IllegalStateException}, raised after the pool took the value) and keeps its own.
+     */
+    private static void setIdleTimeout(QueuedThreadPool qtp, int idleTimeout) {
+        if (qtp.getIdleTimeout() == idleTimeout) {
+            return;
+        }
+        try {
+            qtp.setIdleTimeout(idleTimeout);
+        } catch (IllegalStateException e) {
+            LOG.debug("Jetty's reserved threads keep their idle timeout; the pool's is {} ms", qtp.getIdleTimeout());
         }
     }
 

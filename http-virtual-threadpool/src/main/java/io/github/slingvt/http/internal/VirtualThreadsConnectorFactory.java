@@ -136,7 +136,7 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         state.apply(next);
         synchronized (installed) {
             installed.forEach((s, installation) ->
-                    ServerInstaller.applyPlatformThreads(s, installation, next.platformThreads()));
+                    ServerInstaller.applyPlatformThreads(s, installation, next.platformThreads(), next.mode()));
         }
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "

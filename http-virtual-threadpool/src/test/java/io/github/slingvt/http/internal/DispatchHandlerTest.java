@@ -119,10 +119,10 @@ class DispatchHandlerTest {
                 .isEqualTo(Math.min(felixMin, auto));
         assertThat(get("").body()).contains("virtual=true");
         state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 24));
-        ServerInstaller.applyPlatformThreads(server, installation, 24);
+        ServerInstaller.applyPlatformThreads(server, installation, 24, ThreadingMode.VIRTUAL);
         assertThat(qtp.getMaxThreads()).isEqualTo(24);
         assertThat(qtp.getMinThreads()).as("Felix's minimum fits again").isEqualTo(felixMin);
-        ServerInstaller.applyPlatformThreads(server, installation, 0);
+        ServerInstaller.applyPlatformThreads(server, installation, 0, ThreadingMode.VIRTUAL);
         ServerInstaller.uninstall(server, installation);
         assertThat(qtp.getMaxThreads()).isEqualTo(felixMax);
         assertThat(qtp.getMinThreads()).isEqualTo(felixMin);
@@ -132,7 +132,7 @@ class DispatchHandlerTest {
     void kernelModeRunsOnJettysPlatformThreads() throws Exception {
         ServerInstaller.Installation installation = ServerInstaller.install(server, state);
         state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64, 32));
-        ServerInstaller.applyPlatformThreads(server, installation, 64);
+        ServerInstaller.applyPlatformThreads(server, installation, 64, ThreadingMode.KERNEL);
         HttpResponse<String> response = get("");
         assertThat(response.body()).contains("virtual=false").contains("thread=qtp");
         assertThat(((QueuedThreadPool) server.getThreadPool()).getMaxThreads()).isEqualTo(64);

@@ -92,7 +92,7 @@ class WaitingRequestsTest {
     void aLoweredKernelPoolSizeIsInForceForNewRequestsAtOnce() throws Exception {
         QueuedThreadPool qtp = (QueuedThreadPool) jetty.server.getThreadPool();
         state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 40, 0));
-        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40);
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
         List<CompletableFuture<HttpResponse<String>>> wide = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             wide.add(jetty.getAsync("/probe?sleep=500"));
@@ -104,7 +104,7 @@ class WaitingRequestsTest {
         assertThat(grown).as("Jetty grew its pool for 30 requests").isGreaterThan(20);
 
         state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 8, 0));
-        ServerInstaller.applyPlatformThreads(jetty.server, installation, 8);
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 8, ThreadingMode.KERNEL);
         assertThat(qtp.getThreads()).as("the threads are still there").isGreaterThan(8);
         assertThat(qtp.getMaxEvictCount()).as("all of them may end within one idle timeout")
                 .isGreaterThanOrEqualTo(grown - qtp.getMinThreads());
@@ -120,6 +120,13 @@ class WaitingRequestsTest {
         }
         assertThat(jetty.probe.peak.get()).as("never more running than the new size").isEqualTo(8);
         assertThat(state.snapshot().rejected()).isZero();
+
+        int felixIdleTimeout = qtp.getIdleTimeout();
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 0, ThreadingMode.VIRTUAL);
+        assertThat(qtp.getIdleTimeout()).as("virtual mode: surplus threads end after 5 s idle")
+                .isEqualTo(ServerInstaller.VIRTUAL_MODE_IDLE_TIMEOUT_MILLIS);
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
+        assertThat(qtp.getIdleTimeout()).as("kernel mode: Felix's idle timeout again").isEqualTo(felixIdleTimeout);
     }
 
     /** Reads one HTTP/1.1 response with a Content-Length body. */

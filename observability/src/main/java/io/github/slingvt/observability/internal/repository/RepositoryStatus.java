@@ -16,12 +16,9 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.component.annotations.ReferencePolicyOption;
 
-import io.github.slingvt.jdbc.RoundTrips;
 import io.github.slingvt.observability.api.ConsoleSection;
 
 /**
@@ -51,16 +48,21 @@ public final class RepositoryStatus implements InventoryPrinter, ConsoleSection 
 
     private final Repository repository;
     private final BundleContext context;
-
-    /** Optional: an instance installed without the bundle jdbc-round-trips still shows its store and pool. */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    private volatile RoundTrips roundTrips;
+    /** {@code null} without the bundle jdbc-round-trips: the store and pool are shown all the same. */
+    private final RoundTripCount roundTrips;
 
     @Activate
     public RepositoryStatus(@Reference Repository repository, BundleContext context) {
         this.repository = repository;
         this.context = context;
+        this.roundTrips = RoundTripCount.open(context);
+    }
+
+    @Deactivate
+    void deactivate() {
+        if (roundTrips != null) {
+            roundTrips.close();
+        }
     }
 
     @Override
@@ -125,9 +127,9 @@ public final class RepositoryStatus implements InventoryPrinter, ConsoleSection 
     ObjectNode status() {
         ObjectNode status = RepositoryFacts.describe(documentStore() ? repository.getDescriptor(CLUSTER_VIEW) : null,
                 RepositoryFacts.pools(ManagementFactory.getPlatformMBeanServer()));
-        RoundTrips counter = roundTrips;
-        if (counter != null) {
-            status.put("dbRoundTrips", counter.total());
+        Long trips = roundTrips == null ? null : roundTrips.get();
+        if (trips != null) {
+            status.put("dbRoundTrips", trips);
         } else {
             status.putNull("dbRoundTrips");
         }

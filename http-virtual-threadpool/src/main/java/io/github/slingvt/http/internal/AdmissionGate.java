@@ -18,12 +18,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * closed its connection is dropped at once ({@link ClientWatch}), and when the oldest waiter has waited more than half
  * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
  * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
- * when clients are seen to leave earlier (the age at which watched clients closed, a moving average).
+ * when clients are seen to leave earlier (the age at which watched clients closed, a moving average, once ten did).
  */
 final class AdmissionGate {
 
     /** Weight of one departure in the clients' patience (about the last 20 count). */
     static final double PATIENCE_SMOOTHING = 0.05;
+    /** Departures seen before their age counts as the clients' patience: a few early leavers are no pattern. */
+    static final int PATIENCE_SAMPLES = 10;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
@@ -44,6 +46,8 @@ final class AdmissionGate {
     private long timeoutMillis = 1;
     /** The age at which watched clients left, nanoseconds; 0 until one did. Guarded by the lock. */
     private double patienceNanos;
+    /** Watched clients that left while waiting, up to {@link #PATIENCE_SAMPLES}. Guarded by the lock. */
+    private int departures;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
         this.timeouts = timeouts;
@@ -219,6 +223,7 @@ final class AdmissionGate {
             if (removed) {
                 patienceNanos = patienceNanos == 0 ? ageNanos
                         : patienceNanos + PATIENCE_SMOOTHING * (ageNanos - patienceNanos);
+                departures = Math.min(PATIENCE_SAMPLES, departures + 1);
             }
             return removed;
         } finally {
@@ -242,7 +247,7 @@ final class AdmissionGate {
     /** Adaptive LIFO: the oldest waiter has waited more than half of the clients' patience. */
     private boolean newestFirstLocked() {
         double patience = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        if (patienceNanos > 0) {
+        if (departures >= PATIENCE_SAMPLES) {
             patience = Math.min(patience, patienceNanos);
         }
         return System.nanoTime() - waiting.getFirst().since() > patience / 2;

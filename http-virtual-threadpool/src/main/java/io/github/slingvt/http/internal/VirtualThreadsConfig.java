@@ -31,7 +31,7 @@ public @interface VirtualThreadsConfig {
                     + "requests and live request threads never exceed this number; others wait in a bounded queue "
                     + "(queue timeout). auto: adaptive admission by the carrier threads: every request is admitted while"
                     + " the carriers have room; when runnable virtual threads wait for a carrier, the limit moves "
-                    + "towards the requests that keep about two runnable per carrier (between the adaptive min and max "
+                    + "towards the requests that keep about four runnable per carrier (between the adaptive min and max "
                     + "limits) and the rest wait, first in first out, up to the client timeout; a waiting request "
                     + "whose client closed the connection is dropped, and when the oldest has waited half of the "
                     + "clients' patience the newest go first. With Oak on a database, every request in flight may "

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class AdaptiveAdmissionPathTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    /** One carrier, busy, with 100 runnable virtual threads waiting; or idle. */
+    /** One carrier, busy, with 100 runnable virtual threads waiting (the law aims at 4 runnable); or idle. */
     private static final CarrierReading SATURATED = CarrierReading.ofCounts(1, 1, 100);
     private static final CarrierReading IDLE = CarrierReading.ofCounts(1, 0, 0);
     private final AtomicReference<CarrierReading> carriers = new AtomicReference<>(IDLE);
@@ -49,7 +49,7 @@ class AdaptiveAdmissionPathTest {
 
     @Test
     void saturationLowersTheCapAndTheQueueAndRejectionsWorkAsWithAFixedCap() throws Exception {
-        state.apply(adaptive(2, 1000, 1));
+        state.apply(adaptive(4, 1000, 1));
         HttpThreadsSnapshot initial = state.snapshot();
         assertThat(initial.adaptive()).isTrue();
         assertThat(initial.bounded()).isTrue();
@@ -57,22 +57,25 @@ class AdaptiveAdmissionPathTest {
         assertThat(initial.concurrencyLimit()).isEqualTo(200);
 
         carriers.set(SATURATED);
-        awaitLimit("falls to its minimum while the carriers stay saturated", l -> l == 2);
+        awaitLimit("falls to its minimum while the carriers stay saturated", l -> l == 4);
 
-        CompletableFuture<HttpResponse<String>> first = jetty.getAsync("/probe?sleep=1500");
-        CompletableFuture<HttpResponse<String>> second = jetty.getAsync("/probe?sleep=1500");
-        awaitRunning(2);
+        java.util.List<CompletableFuture<HttpResponse<String>>> slow = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            slow.add(jetty.getAsync("/probe?sleep=1500"));
+        }
+        awaitRunning(4);
         CompletableFuture<HttpResponse<String>> queued = jetty.getAsync("/probe");
-        await("the third request waits", () -> state.snapshot().queued() == 1);
+        await("the fifth request waits", () -> state.snapshot().queued() == 1);
         HttpResponse<String> refused = jetty.get("/probe");
 
         assertThat(refused.statusCode()).isEqualTo(503);
         assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
         assertThat(queued).isNotDone();
-        assertThat(first.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        assertThat(second.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        for (CompletableFuture<HttpResponse<String>> r : slow) {
+            assertThat(r.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
         assertThat(queued.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        assertThat(jetty.probe.peak.get()).as("never more running than the adaptive cap").isEqualTo(2);
+        assertThat(jetty.probe.peak.get()).as("never more running than the adaptive cap").isEqualTo(4);
         assertThat(state.snapshot().rejected()).isEqualTo(1);
     }
 

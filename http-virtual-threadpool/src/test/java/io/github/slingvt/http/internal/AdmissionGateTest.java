@@ -2,6 +2,7 @@ package io.github.slingvt.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -190,16 +191,23 @@ class AdmissionGateTest {
 
     @Test
     void newestFirstOnceTheOldestWaitedHalfOfTheClientsObservedPatience() throws Exception {
-        gate.setLimits(1, 10, 60_000);
+        gate.setLimits(1, 100, 60_000);
         enter("a");
-        HandWatch early = enterWatched("early");
+        List<HandWatch> early = new ArrayList<>();
+        for (int i = 0; i < AdmissionGate.PATIENCE_SAMPLES; i++) {
+            early.add(enterWatched("early" + i));
+        }
         Thread.sleep(100);
-        early.close(); // clients leave after about 100 ms
+        early.subList(0, AdmissionGate.PATIENCE_SAMPLES - 1).forEach(HandWatch::close);
         enter("b");
         Thread.sleep(80);
         enter("c");
         gate.exit();
-        assertThat(events).containsExactly("admit a", "gone early", "admit c");
+        assertThat(events).as("nine departures are no pattern yet: first in, first out").last()
+                .isEqualTo("admit early" + (AdmissionGate.PATIENCE_SAMPLES - 1));
+        enterWatched("late").close(); // the tenth departure: clients leave after about 100 ms
+        gate.exit();
+        assertThat(events).last().as("b waited 80 ms, more than half of the patience").isEqualTo("admit c");
         gate.exit();
         assertThat(events).last().isEqualTo("admit b");
     }

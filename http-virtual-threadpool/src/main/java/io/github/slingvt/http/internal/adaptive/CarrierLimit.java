@@ -10,12 +10,13 @@ package io.github.slingvt.http.internal.adaptive;
  * <li><b>Saturated</b> for two readings in a row (more runnable virtual threads wait than there are carriers): the
  * limit moves halfway towards the concurrency that keeps about {@link #TARGET_RUNNABLE_PER_CARRIER} runnable virtual
  * threads per carrier, estimated from the reading as running &times; target runnable / runnable now (the share of
- * its life a request is runnable is what the reading shows). A saturated-from-start load therefore reaches its limit
- * in a few readings whatever the limit started at, and a load that becomes heavier or lighter moves it again. On JDK
- * 21-23, without counts, a saturated CPU lowers the limit by {@link #CPU_BACKOFF} of what runs.</li>
- * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) while requests wait for
- * admission and at least half of the limit is used: the limit doubles. A load that mostly waits is never held back
- * for longer than a few readings, and one that the limit held too low recovers as fast.</li>
+ * its life a request is runnable is what the reading shows): down, or up while requests wait for admission. A
+ * saturated-from-start load therefore reaches its limit in a few readings whatever the limit started at, and a load
+ * that becomes heavier or lighter moves it again. On JDK 21-23, without counts, a saturated CPU lowers the limit by
+ * {@link #CPU_BACKOFF} of what runs.</li>
+ * <li><b>Not saturated</b> while requests wait for admission and at least half of the limit is used: the limit
+ * doubles (on JDK 21-23 only below 85 % CPU). A load that mostly waits is never held back for longer than a few
+ * readings, and one that the limit held too low recovers as fast.</li>
  * <li>Otherwise it holds.</li>
  * </ul>
  * Latency is deliberately no signal: a Sling request's latency is mostly waiting on purpose, and the mix changes
@@ -24,8 +25,11 @@ package io.github.slingvt.http.internal.adaptive;
  */
 public final class CarrierLimit {
 
-    /** Runnable virtual threads per carrier the limit aims at under saturation: one running and one waiting. */
-    static final int TARGET_RUNNABLE_PER_CARRIER = 2;
+    /**
+     * Runnable virtual threads per carrier the limit aims at under saturation: one running and three waiting, so that
+     * the carriers never run dry between readings (with two, R = 1 s at C = 8,000 made 0.85x unbounded).
+     */
+    static final int TARGET_RUNNABLE_PER_CARRIER = 4;
     /** JDK 21-23, saturated CPU: the limit falls to this share of the requests running. */
     static final double CPU_BACKOFF = 0.9;
     /** Saturated readings in a row before the limit falls: a burst shorter than a period does not count. */
@@ -72,15 +76,17 @@ public final class CarrierLimit {
         if (reading.saturated()) {
             saturatedInARow++;
             if (saturatedInARow >= SATURATED_READINGS) {
-                long target = Math.max(min, target(reading, running));
-                if (target < limit) {
+                long target = Math.min(max, Math.max(min, target(reading, running)));
+                // Towards the estimate, down or up: a share of runnable work that fell raises it again.
+                if (target < limit || (reading.counts() && waiting > 0)) {
                     limit = (int) Math.max(min, (limit + target) / 2);
                 }
             }
             return limit;
         }
         saturatedInARow = 0;
-        if (reading.headroom() && waiting > 0 && running * 2L >= limit) {
+        boolean room = reading.counts() || reading.headroom();
+        if (room && waiting > 0 && running * 2L >= limit) {
             limit = (int) Math.min(max, limit * 2L);
         }
         return limit;

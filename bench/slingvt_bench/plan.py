@@ -59,7 +59,7 @@ CONFIGS = {
         desc="kernel-200 on generational ZGC instead of G1 (same heap size)",
         cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 200}}, virtual=False, ours=True, gc="zgc"),
     "vt-jetty-10": dict(
-        desc="vt-unbounded with Jetty's virtual-mode pool as it was before session 13 (virtualModePlatformThreads=10, "
+        desc="vt-unbounded with Jetty's virtual-mode pool as it was before 2026-11-25 (virtualModePlatformThreads=10, "
              "Jetty's minimum 8): vt-unbounded : vt-jetty-10 is what the smaller pool (leases + 2) costs or saves",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 0, "virtualModePlatformThreads": 10}},
         virtual=True, ours=True),

@@ -57,8 +57,8 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         requireVirtualThreads();
         this.guard = guard;
         // A platform thread, not a virtual one: it also takes the adaptive limit's carrier readings, and a reader
-        // that needs a free carrier to run sees the carriers free far more often than they are (tried in session 13:
-        // AdaptiveModeIT's adaptive peak went from 114-142 to 189 and 297 of 300 clients).
+        // that needs a free carrier to run sees the carriers free far more often than they are (measured on a virtual
+        // thread: AdaptiveModeIT's adaptive peak went from 114-142 to 189 and 297 of 300 clients).
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "slingvt-http-admission-timeouts");
             t.setDaemon(true);

@@ -52,12 +52,13 @@ final class DispatchHandler extends Handler.Wrapper {
         if (next == null) {
             return false;
         }
+        long arrived = System.nanoTime();
         ThreadingSettings settings = state.settings();
         if (Thread.currentThread().isVirtual() || isAdmin(request)) {
             ThreadingMode here = Thread.currentThread().isVirtual() ? ThreadingMode.VIRTUAL : ThreadingMode.KERNEL;
             request.setAttribute(ADMITTED_MODE_ATTRIBUTE, here.label());
             state.gate().track();
-            return handleHere(next, request, response, callback);
+            return handleHere(next, request, response, callback, arrived);
         }
         AdmissionGate gate = state.gate();
         if (settings.mode() == ThreadingMode.KERNEL) {
@@ -65,9 +66,10 @@ final class DispatchHandler extends Handler.Wrapper {
             // keeps its surplus threads until they are idle; a request admitted later runs on the pool.
             request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.KERNEL.label());
             if (gate.tryEnter()) {
-                return handleHere(next, request, response, callback);
+                return handleHere(next, request, response, callback, arrived);
             }
-            gate.enter(() -> onPool(() -> handleHere(next, request, response, callback), response, callback),
+            gate.enter(
+                    () -> onPool(() -> handleHere(next, request, response, callback, arrived), response, callback),
                     () -> reject(response, callback, settings.retryAfterSeconds()), ConnectionWatch.of(request),
                     () -> abandon(callback));
             return true;
@@ -76,11 +78,11 @@ final class DispatchHandler extends Handler.Wrapper {
         if (!settings.bounded()) {
             // Nothing to wait for, but counted: a switch to a bounded mode then sees what is already running.
             gate.track();
-            startVirtual(next, request, response, callback);
+            startVirtual(next, request, response, callback, arrived);
             return true;
         }
         gate.enter(
-                () -> startVirtual(next, request, response, callback),
+                () -> startVirtual(next, request, response, callback, arrived),
                 () -> reject(response, callback, settings.retryAfterSeconds()),
                 ConnectionWatch.of(request),
                 () -> abandon(callback));
@@ -101,8 +103,8 @@ final class DispatchHandler extends Handler.Wrapper {
             });
         } catch (RuntimeException e) {
             LOG.error("Jetty's pool refused an admitted request", e);
-            state.counters().admitted(false);
-            state.counters().completed();
+            // It never ran: booked as refused, and its slot is free again.
+            state.counters().rejected();
             state.gate().exit();
             callback.failed(e);
         }
@@ -130,14 +132,16 @@ final class DispatchHandler extends Handler.Wrapper {
     }
 
     /** Runs the request on this thread; its slot (admitted or tracked) is taken already. */
-    private boolean handleHere(Handler next, Request request, Response response, Callback callback) throws Exception {
+    private boolean handleHere(Handler next, Request request, Response response, Callback callback, long arrived)
+            throws Exception {
         RequestCounters counters = state.counters();
         AdmissionGate gate = state.gate();
-        counters.admitted(Thread.currentThread().isVirtual());
+        boolean virtual = Thread.currentThread().isVirtual();
+        counters.admitted(virtual);
         // Released when the response is complete and the handler has returned, so that a kernel-mode cap also bounds
         // the threads busy with requests (a response may complete inside the handler, before its thread is free).
         Completion completion = new Completion(2, () -> {
-            counters.completed();
+            counters.completed(virtual, System.nanoTime() - arrived);
             gate.exit();
         });
         boolean handled;
@@ -157,14 +161,14 @@ final class DispatchHandler extends Handler.Wrapper {
     }
 
     /** Runs the request on a new virtual thread; its slot (admitted or tracked) is taken already. */
-    private void startVirtual(Handler next, Request request, Response response, Callback callback) {
+    private void startVirtual(Handler next, Request request, Response response, Callback callback, long arrived) {
         RequestCounters counters = state.counters();
         AdmissionGate gate = state.gate();
         counters.admitted(true);
         // The slot is released when both the response is complete and the thread has ended, so that live
         // request threads never exceed the cap either.
         Completion completion = new Completion(2, () -> {
-            counters.completed();
+            counters.completed(true, System.nanoTime() - arrived);
             gate.exit();
         });
         Callback tracked = Callback.from(completion::done, callback);

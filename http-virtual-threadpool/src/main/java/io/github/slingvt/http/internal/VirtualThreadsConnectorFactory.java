@@ -11,6 +11,7 @@ import io.github.slingvt.config.ConfigGuard;
 import io.github.slingvt.config.ConfigProblem;
 import io.github.slingvt.http.api.HttpThreads;
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
+import io.github.slingvt.http.api.RequestListener;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -20,6 +21,8 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +71,17 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         this.timeouts = timer;
         this.state = new ThreadingState(timeouts);
         apply(properties);
+    }
+
+    /** Metrics bundles come and go while requests run: the request path sees the change at its next request. */
+    @Reference(service = RequestListener.class, cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC, unbind = "unbindRequestListener")
+    void bindRequestListener(RequestListener listener) {
+        state.counters().addListener(listener);
+    }
+
+    void unbindRequestListener(RequestListener listener) {
+        state.counters().removeListener(listener);
     }
 
     @Modified

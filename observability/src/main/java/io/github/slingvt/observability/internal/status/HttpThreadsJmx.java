@@ -123,7 +123,14 @@ public final class HttpThreadsJmx implements HttpThreadsMBean {
 
     @Override
     public int getMaxConcurrentRequests() {
-        return now().maxConcurrentRequests();
+        HttpThreadsSnapshot now = now();
+        return now.adaptive() ? now.concurrencyLimit() : now.maxConcurrentRequests();
+    }
+
+    @Override
+    public String getMaxConcurrentRequestsSetting() {
+        HttpThreadsSnapshot now = now();
+        return now.bounded() ? now.capLabel() : "unbounded";
     }
 
     @Override

@@ -28,8 +28,15 @@ public interface HttpThreadsMBean {
     /** The most frequent pinned stacks, one entry each: count, longest pin and the frames, top first. */
     String[] getTopPinnedStacks();
 
-    /** The fixed cap as configured; 0 when unbounded or adaptive. */
+    /**
+     * The cap of virtual mode: the fixed cap as configured, under {@code auto} the adaptive limit in force now (the
+     * same as {@link #getConcurrencyLimit()}), 0 when unbounded. {@link #getMaxConcurrentRequestsSetting()} says
+     * which of these it is.
+     */
     int getMaxConcurrentRequests();
+
+    /** maxConcurrentRequests as an operator writes it: a number, {@code auto}, or {@code unbounded}. */
+    String getMaxConcurrentRequestsSetting();
 
     /** Whether the cap is adaptive (maxConcurrentRequests=auto). */
     boolean isAdaptive();

@@ -30,6 +30,7 @@ class HttpThreadsJmxTest {
             pinning.record(new PinnedEvent(25_000_000, "t", "", List.of("a.B.c(line 1)", "d.E.f(line 2)")));
             assertThat(server.getAttribute(name, "Mode")).isEqualTo("kernel");
             assertThat(server.getAttribute(name, "MaxConcurrentRequests")).isEqualTo(50);
+            assertThat(server.getAttribute(name, "MaxConcurrentRequestsSetting")).isEqualTo("50");
             assertThat(server.getAttribute(name, "Adaptive")).isEqualTo(false);
             assertThat(server.getAttribute(name, "ConcurrencyLimit")).isEqualTo(50);
             assertThat(server.getAttribute(name, "KernelMaxThreads")).isEqualTo(300);
@@ -46,6 +47,11 @@ class HttpThreadsJmxTest {
             http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 300, 4, 9, 2, 120, 7, 116, 80, 1, "", true, 77);
             assertThat(server.getAttribute(name, "Adaptive")).isEqualTo(true);
             assertThat(server.getAttribute(name, "ConcurrencyLimit")).isEqualTo(77);
+            assertThat(server.getAttribute(name, "MaxConcurrentRequests")).as("auto: the limit in force").isEqualTo(77);
+            assertThat(server.getAttribute(name, "MaxConcurrentRequestsSetting")).isEqualTo("auto");
+            http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 300, 4, 9, 0, 120, 0, 116, 80, 0, "");
+            assertThat(server.getAttribute(name, "MaxConcurrentRequests")).isEqualTo(0);
+            assertThat(server.getAttribute(name, "MaxConcurrentRequestsSetting")).isEqualTo("unbounded");
             assertThat((String[]) server.getAttribute(name, "TopPinnedStacks"))
                     .containsExactly("1 time, longest 25 ms: a.B.c(line 1) <- d.E.f(line 2)");
         } finally {

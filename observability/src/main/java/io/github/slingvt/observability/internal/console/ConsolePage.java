@@ -69,6 +69,7 @@ final class ConsolePage {
                     mode == s.mode());
         }
         out.println("</div>");
+        LiveChart.render(out, view.action());
 
         scheduler(out, view.scheduler());
         pools(out, view);

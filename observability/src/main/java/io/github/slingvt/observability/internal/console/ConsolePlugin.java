@@ -16,6 +16,8 @@ import io.github.slingvt.http.api.HttpModeSwitch;
 import io.github.slingvt.http.api.HttpThreads;
 import io.github.slingvt.http.api.ThreadingMode;
 import io.github.slingvt.observability.api.ConsoleSection;
+import io.github.slingvt.observability.internal.metrics.LiveMetrics;
+import io.github.slingvt.observability.internal.metrics.MetricsConfig;
 import io.github.slingvt.observability.internal.pinning.PinnedThreads;
 import io.github.slingvt.observability.internal.status.SchedulerStats;
 import io.github.slingvt.observability.internal.status.StatusJson;
@@ -35,6 +37,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * virtual-thread scheduler figures, the Sling thread pools, other bundles' {@link ConsoleSection}s and the pinned
  * stacks, with switches for both thread kinds. Requests:
  * <ul>
+ * <li>{@code GET <page>/series.json}: the live chart's points (see {@code LiveSeries});</li>
  * <li>{@code POST mode=virtual|kernel} switches the HTTP request threads and answers the status as JSON (what
  * {@code ./sling-vt mode} uses), 200 once in force, 202 if not within 10 s;</li>
  * <li>{@code POST poolsMode=virtual|kernel} switches the default mode of the Sling thread pools and answers 202
@@ -69,6 +72,10 @@ public final class ConsolePlugin extends HttpServlet {
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile transient ThreadPoolsModeSwitch poolsSwitch;
 
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile transient LiveMetrics metrics;
+
     /** DS keeps this list in ranking order and replaces it as sections come and go. */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -85,6 +92,12 @@ public final class ConsolePlugin extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (request.getPathInfo() != null && request.getPathInfo().endsWith(LiveChart.SERIES_SUFFIX)) {
+            LiveMetrics live = metrics;
+            writeJson(response, HttpServletResponse.SC_OK, live != null ? live.series() : StatusJson.error(
+                    "the live metrics are not active (component " + MetricsConfig.PID + ")"));
+            return;
+        }
         if (request.getPathInfo() != null && request.getPathInfo().endsWith(".json")) {
             writeJson(response, HttpServletResponse.SC_OK, status());
             return;

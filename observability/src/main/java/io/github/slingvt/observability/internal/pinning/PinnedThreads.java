@@ -1,6 +1,7 @@
 package io.github.slingvt.observability.internal.pinning;
 
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * What the pinning detector has seen, for the console page, the status printer, JMX and the health check of this
@@ -17,4 +18,9 @@ public interface PinnedThreads {
 
     /** What the detector does ("streaming ...", "disabled ...", "unavailable ..."). */
     String detectorState();
+
+    /** Tells {@code durationNanos} of every pinned event counted from now on, on the detector's thread (metrics). */
+    void addListener(LongConsumer durationNanos);
+
+    void removeListener(LongConsumer durationNanos);
 }

@@ -3,6 +3,7 @@ package io.github.slingvt.observability.internal.pinning;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 
 import io.github.slingvt.config.ConfigGuard;
 import io.github.slingvt.config.ConfigReader;
@@ -57,6 +58,16 @@ public final class PinningDetector implements PinnedThreads {
             LOG.warn("The JFR stream of {} did not stop within {} s", JfrPinningStream.EVENT, STOP_WAIT.toSeconds());
         }
         stats.detectorState("not running");
+    }
+
+    @Override
+    public void addListener(LongConsumer durationNanos) {
+        stats.addListener(durationNanos);
+    }
+
+    @Override
+    public void removeListener(LongConsumer durationNanos) {
+        stats.removeListener(durationNanos);
     }
 
     @Override

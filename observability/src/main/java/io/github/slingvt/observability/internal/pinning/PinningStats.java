@@ -6,7 +6,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,7 @@ public final class PinningStats implements PinnedThreads {
     private static final Logger LOG = LoggerFactory.getLogger(PinningStats.class);
 
     private final AtomicLong count = new AtomicLong();
+    private final List<LongConsumer> listeners = new CopyOnWriteArrayList<>();
     private final Map<List<String>, StackCount> stacks = new HashMap<>();
     private final Map<List<String>, Boolean> logged = new LinkedHashMap<>(16, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -42,6 +45,7 @@ public final class PinningStats implements PinnedThreads {
     /** Counts the event; logs its stack at WARN the first time that stack is seen. Answers whether it logged. */
     public boolean record(PinnedEvent event) {
         count.incrementAndGet();
+        listeners.forEach(l -> l.accept(event.durationNanos()));
         boolean first;
         synchronized (this) {
             StackCount known = stacks.get(event.frames());
@@ -60,6 +64,16 @@ public final class PinningStats implements PinnedThreads {
                     String.join("\n\tat ", event.frames()));
         }
         return first;
+    }
+
+    @Override
+    public void addListener(LongConsumer durationNanos) {
+        listeners.add(durationNanos);
+    }
+
+    @Override
+    public void removeListener(LongConsumer durationNanos) {
+        listeners.remove(durationNanos);
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class SchedulerStats {
     private final ObjectName name;
 
     /** @param server the platform MBean server in production; tests pass one without the scheduler bean */
-    SchedulerStats(MBeanServer server) {
+    public SchedulerStats(MBeanServer server) {
         this.server = server;
         try {
             this.name = new ObjectName(OBJECT_NAME);

@@ -56,8 +56,10 @@
         function y(v) { return 16 + plotH - plotH * v / max; }
         points.forEach(function (p, i) {
             if (i > 0 && p.mode !== points[i - 1].mode) {
-                el('line', {x1: x(i), x2: x(i), y1: 16, y2: H - 20, stroke: '#555', 'stroke-dasharray': '4 3', 'class': 'slingvt-mode-mark'}, svg);
-                text(svg, x(i) + 3, 28, 'mode ' + p.mode, '#555');
+                el('line', {x1: x(i), x2: x(i), y1: 16, y2: H - 20, stroke: '#555', 'stroke-dasharray': '4 3',
+                    'class': 'slingvt-mode-mark', 'data-mode': p.mode, 'data-t': String(p.t)}, svg);
+                var right = x(i) > W - 90;
+                text(svg, right ? x(i) - 3 : x(i) + 3, 28, 'mode ' + p.mode, '#555', right ? 'end' : 'start');
             }
         });
         chart.lines.forEach(function (l, n) {
@@ -78,7 +80,8 @@
         while (box.firstChild) {
             box.removeChild(box.firstChild);
         }
-        var capacity = Math.max(data.points.length, 300);
+        // The time axis spans the points kept, at least one minute: a fresh page is not a sliver at the right edge.
+        var capacity = Math.max(data.points.length, 60000 / data.intervalMillis);
         charts.forEach(function (c) { box.appendChild(draw(c, data.points, capacity)); });
         updates++;
         var last = data.points.length ? data.points[data.points.length - 1] : {};

@@ -6,6 +6,7 @@ import shutil
 import signal
 import time
 
+from . import metrics_cost
 from . import openload
 from . import overload_phase
 from . import pgstore
@@ -66,6 +67,7 @@ def main():
                     help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
                          "kernel-200's capacity)")
     overload_phase.add_args(ap)
+    metrics_cost.add_args(ap)
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
     add_launch_args(ap)
     args = ap.parse_args()
@@ -124,6 +126,9 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     args.wrk = ensure_wrk()
+    if args.metrics_cost:
+        plan_cpus(args)
+        return metrics_cost.run(args, out, pdir)
     earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
     overload_phase.check_args(args, earlier, plan)
     if args.only_overload:

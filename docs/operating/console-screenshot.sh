@@ -7,7 +7,9 @@
 #
 # Needs curl, python3 and Chromium (Debian: apt-get install -y chromium; or set CHROMIUM=/path/to/chrome);
 # wrk is used for the load if installed, else curl loops. Environment: LOAD_CLIENTS (default 50),
-# LOAD_SECONDS (default 20), SETTLE_SECONDS (load before the screenshot, default 6), ADMIN (default admin:admin).
+# LOAD_SECONDS (default 70), SETTLE_SECONDS (load before the screenshot, default 60), ADMIN (default admin:admin),
+# SWITCH (default 1: switch the HTTP requests to kernel mode for the middle third of the settle time, so that the
+# live chart shows both modes and the switch marks; 0: no switch).
 #
 # Authentication: the console answers an anonymous request with a redirect to Sling's login form, so credentials
 # in the URL never reach it, and Chromium sends none with the page's style sheets and images. The script
@@ -20,8 +22,9 @@ PORT="${1:-8080}"
 OUT="${2:-$(cd "$(dirname "$0")" && pwd)/console.png}"
 ADMIN="${ADMIN:-admin:admin}"
 LOAD_CLIENTS="${LOAD_CLIENTS:-50}"
-LOAD_SECONDS="${LOAD_SECONDS:-20}"
-SETTLE_SECONDS="${SETTLE_SECONDS:-6}"
+LOAD_SECONDS="${LOAD_SECONDS:-70}"
+SETTLE_SECONDS="${SETTLE_SECONDS:-60}"
+SWITCH="${SWITCH:-1}"
 BASE="http://127.0.0.1:$PORT"
 LOAD_URL="$BASE/bin/vt/work.json?reads=20&idleDelay=200"
 
@@ -111,12 +114,21 @@ else
         PIDS+=($!)
     done
 fi
-sleep "$SETTLE_SECONDS"
+if [[ "$SWITCH" == 1 ]]; then
+    third=$((SETTLE_SECONDS / 3))
+    sleep "$third"
+    curl -s -o /dev/null -u "$ADMIN" -d mode=kernel "$BASE/system/console/slingvt" || die "switch to kernel failed"
+    sleep "$third"
+    curl -s -o /dev/null -u "$ADMIN" -d mode=virtual "$BASE/system/console/slingvt" || die "switch back failed"
+    sleep $((SETTLE_SECONDS - 2 * third))
+else
+    sleep "$SETTLE_SECONDS"
+fi
 
 info "screenshot of $BASE/system/console/slingvt -> $OUT"
 mkdir -p "$(dirname "$OUT")"
 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking --hide-scrollbars \
-    --no-first-run --user-data-dir="$WORK/chromium" --window-size=1280,1400 --screenshot="$OUT" "$PAGE" \
+    --no-first-run --user-data-dir="$WORK/chromium" --window-size=1280,1400 --virtual-time-budget=4000 --screenshot="$OUT" "$PAGE" \
     > "$WORK/chromium.log" 2>&1 &
 PIDS+=($!)
 wait "${PIDS[-1]}" || { cat "$WORK/chromium.log" >&2; die "Chromium failed"; }

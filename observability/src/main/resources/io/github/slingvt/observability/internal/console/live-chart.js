@@ -54,22 +54,31 @@
         var offset = capacity - points.length;
         function x(i) { return PAD + plotW * (offset + i) / Math.max(1, capacity - 1); }
         function y(v) { return 16 + plotH - plotH * v / max; }
+        var marks = 0;
         points.forEach(function (p, i) {
             if (i > 0 && p.mode !== points[i - 1].mode) {
+                // Labels of marks close together would overlap: each one a line lower than the previous, cycling.
+                var labelY = 28 + 11 * (marks++ % 3);
                 el('line', {x1: x(i), x2: x(i), y1: 16, y2: H - 20, stroke: '#555', 'stroke-dasharray': '4 3',
                     'class': 'slingvt-mode-mark', 'data-mode': p.mode, 'data-t': String(p.t)}, svg);
                 var right = x(i) > W - 90;
-                text(svg, right ? x(i) - 3 : x(i) + 3, 28, 'mode ' + p.mode, '#555', right ? 'end' : 'start');
+                text(svg, right ? x(i) - 3 : x(i) + 3, labelY, 'mode ' + p.mode, '#555', right ? 'end' : 'start');
             }
         });
         chart.lines.forEach(function (l, n) {
-            var coords = [];
+            // One polyline per run of points with a value: a second without requests has no latency, and a line
+            // across it would draw figures that were never measured.
+            var runs = [[]];
             points.forEach(function (p, i) {
                 if (typeof p[l[0]] === 'number') {
-                    coords.push(x(i).toFixed(1) + ',' + y(p[l[0]]).toFixed(1));
+                    runs[runs.length - 1].push(x(i).toFixed(1) + ',' + y(p[l[0]]).toFixed(1));
+                } else if (runs[runs.length - 1].length) {
+                    runs.push([]);
                 }
             });
-            el('polyline', {points: coords.join(' '), fill: 'none', stroke: l[1], 'stroke-width': '1.5', 'data-series': l[0]}, svg);
+            runs.forEach(function (coords) {
+                el('polyline', {points: coords.join(' '), fill: 'none', stroke: l[1], 'stroke-width': '1.5', 'data-series': l[0]}, svg);
+            });
             var last = points.length ? points[points.length - 1][l[0]] : null;
             text(svg, PAD + 6 + n * 200, H - 5, l[2] + ': ' + (last === null || last === undefined ? 'n/a' : last), l[1]);
         });

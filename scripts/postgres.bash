@@ -2,9 +2,11 @@
 # Sourced by ./sling-vt, which defines ROOT, STATE_DIR, die, info and port_in_use.
 #
 # One server per data folder: DIR/data (initdb), DIR/run (its Unix socket), DIR/postgres.log, DIR/port (the port it
-# was started on). It listens on 127.0.0.1 only, trusts local connections (a lab database, nothing else reaches it)
-# and holds the database "oak" (user "oak") created as Oak's RDB documentation asks: TEMPLATE template0, UTF8,
-# LC_COLLATE and LC_CTYPE C.
+# was started on), DIR/oak-password (mode 0600). It listens on 127.0.0.1 only and holds the database "oak", owned by
+# the role "oak" (no superuser; CREATEDB for the benchmark's per-configuration databases) and created as Oak's RDB
+# documentation asks: TEMPLATE template0, UTF8, LC_COLLATE and LC_CTYPE C. TCP logins need the password
+# (scram-sha-256), which is generated at initdb and kept only in DIR/oak-password; the superuser (the OS user that
+# owns the server: postgres when run as root) logs in over the Unix socket only (peer).
 
 PG_DEFAULT_DIR="$STATE_DIR/postgres"
 PG_FIRST_PORT=15432
@@ -104,23 +106,50 @@ pg_start() {
         as_postgres test -w "$dir" \
             || die "the user postgres cannot write $dir (a parent folder is closed to it); use --dir in a folder it can reach, e.g. under /tmp"
     fi
+    local superuser
+    superuser="$(pg_superuser)"
     if [[ ! -f "$dir/data/PG_VERSION" ]]; then
-        info "initialising a PostgreSQL data folder in $dir/data"
-        pg_as_owner "$bin/initdb" -D "$dir/data" -A trust -U "$PG_USER" --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
+        info "initialising a PostgreSQL data folder in $dir/data (superuser $superuser over the socket only)"
+        pg_as_owner "$bin/initdb" -D "$dir/data" -U "$superuser" --auth-local=peer --auth-host=scram-sha-256 \
+            --encoding=UTF8 --locale=C >"$dir/initdb.log" 2>&1 \
             || { cat "$dir/initdb.log" >&2; die "initdb failed (log: $dir/initdb.log)"; }
+        pg_new_password > "$dir/oak-password"
+    elif [[ ! -f "$dir/oak-password" ]]; then
+        die "$dir was initialised by an older sling-vt, which let every local process in as the superuser 'oak' (trust). Its content is lab data: stop it (./sling-vt postgres stop --dir $dir) and delete $dir, and the next start creates it with passwords"
     fi
+    chmod 600 "$dir/oak-password"
     echo "$port" > "$dir/port"
     pg_as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
         -o "-p $port -k $dir/run -c listen_addresses=127.0.0.1 -c max_connections=$PG_MAX_CONNECTIONS" start >/dev/null \
         || { tail -n 20 "$dir/postgres.log" >&2; die "PostgreSQL did not start (log: $dir/postgres.log)"; }
     local psql="$bin/psql"
     [[ -x "$psql" ]] || psql="$(command -v psql)" || die "psql not found beside $bin"
-    if [[ "$("$psql" -h 127.0.0.1 -p "$port" -U "$PG_USER" -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname='$PG_DB'")" != 1 ]]; then
-        "$psql" -q -h 127.0.0.1 -p "$port" -U "$PG_USER" -d postgres -c \
-            "CREATE DATABASE $PG_DB TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'" \
-            || die "could not create database $PG_DB"
+    # The role's password goes in on standard input, never on a command line. Set at every start, so that the file
+    # stays the truth.
+    {
+        echo "SELECT 'CREATE ROLE $PG_USER LOGIN NOSUPERUSER CREATEDB' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER') \\gexec"
+        printf "ALTER ROLE %s WITH LOGIN NOSUPERUSER CREATEDB PASSWORD '%s';\n" "$PG_USER" "$(cat "$dir/oak-password")"
+        echo "SELECT 'CREATE DATABASE $PG_DB OWNER $PG_USER TEMPLATE template0 ENCODING ''UTF8'' LC_COLLATE ''C'' LC_CTYPE ''C''' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$PG_DB') \\gexec"
+    } | pg_as_owner "$psql" -q -v ON_ERROR_STOP=1 -h "$dir/run" -p "$port" -U "$superuser" -d postgres >/dev/null \
+        || die "could not create the role $PG_USER and the database $PG_DB (log: $dir/postgres.log)"
+    info "PostgreSQL runs from $dir (PID $(pg_pid "$dir"), 127.0.0.1:$port, database $PG_DB, user $PG_USER, password in $dir/oak-password)"
+}
+
+# The superuser of a lab server: the OS user it runs as (peer authentication over the socket).
+pg_superuser() {
+    if [[ "$(id -u)" == 0 ]]; then
+        echo postgres
+    else
+        id -un
     fi
-    info "PostgreSQL runs from $dir (PID $(pg_pid "$dir"), 127.0.0.1:$port, database $PG_DB, user $PG_USER)"
+}
+
+# 32 random characters from [A-Za-z0-9]: no quoting problems in SQL, URLs or configuration files.
+pg_new_password() {
+    local password
+    password="$(LC_ALL=C tr -dc 'A-Za-z0-9' < /dev/urandom | head -c 32)" || true
+    [[ ${#password} == 32 ]] || die "could not generate a password from /dev/urandom"
+    printf '%s' "$password"
 }
 
 pg_stop() {
@@ -139,8 +168,8 @@ pg_stop() {
 pg_status() {
     local dir="$1" pid
     if pid="$(pg_pid "$dir")"; then
-        printf '{"running":true,"pid":%s,"host":"127.0.0.1","port":%s,"database":"%s","user":"%s","dir":"%s"}\n' \
-            "$pid" "$(cat "$dir/port")" "$PG_DB" "$PG_USER" "$dir"
+        printf '{"running":true,"pid":%s,"host":"127.0.0.1","port":%s,"database":"%s","user":"%s","passwordFile":"%s","dir":"%s"}\n' \
+            "$pid" "$(cat "$dir/port")" "$PG_DB" "$PG_USER" "$dir/oak-password" "$dir"
     else
         printf '{"running":false,"dir":"%s"}\n' "$dir"
         return 3
@@ -170,4 +199,40 @@ cmd_postgres() {
         status) pg_status "$dir" ;;
         *) die "postgres: say start, stop or status, e.g. ./sling-vt postgres start" ;;
     esac
+}
+
+# --- An existing PostgreSQL (run --store postgres --db-url URL --db-user USER) ---
+
+# Refuses a URL that carries a password: it would end up on the launcher's command line and in the instance's files.
+db_check_url() {
+    local url="$1"
+    [[ "$url" == jdbc:postgresql://* ]] || die "run: --db-url must be a PostgreSQL JDBC URL, jdbc:postgresql://HOST:PORT/DATABASE[?PARAMETERS], got '$url'"
+    [[ "${url,,}" != *password=* ]] || die "run: --db-url must not carry the password; give it in SLING_VT_DB_PASSWORD_FILE (a file) or SLING_VT_DB_PASSWORD"
+}
+
+# The password of --db-url on standard output, from the file SLING_VT_DB_PASSWORD_FILE or SLING_VT_DB_PASSWORD; one
+# trailing newline of the file is dropped.
+db_password() {
+    if [[ -n "${SLING_VT_DB_PASSWORD_FILE:-}" ]]; then
+        [[ -r "$SLING_VT_DB_PASSWORD_FILE" ]] || die "SLING_VT_DB_PASSWORD_FILE=$SLING_VT_DB_PASSWORD_FILE is not a readable file"
+        local password
+        password="$(cat "$SLING_VT_DB_PASSWORD_FILE")"
+        printf '%s' "$password"
+    elif [[ -n "${SLING_VT_DB_PASSWORD+set}" ]]; then
+        printf '%s' "$SLING_VT_DB_PASSWORD"
+    else
+        die "run --db-url: set SLING_VT_DB_PASSWORD_FILE to a file holding the database password (or SLING_VT_DB_PASSWORD to the password; it is never taken from the command line)"
+    fi
+}
+
+# Writes standard input as the instance's database password: HOME/launcher/secrets/oak-db-password (folder 0700, file 0600; the launcher's folder is
+# the instance's sling.home),
+# which the feature's data source reads through Felix's configuration interpolation ($[secret:oak-db-password]),
+# so that the password is in no configuration, command line or log.
+db_secret() {
+    local home="$1" secrets="$1/launcher/secrets"
+    mkdir -p "$secrets"
+    chmod 700 "$secrets"
+    ( umask 077; cat > "$secrets/oak-db-password.tmp" ) || die "cannot write $secrets/oak-db-password"
+    mv -f "$secrets/oak-db-password.tmp" "$secrets/oak-db-password"
 }

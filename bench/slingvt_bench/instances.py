@@ -67,6 +67,7 @@ class Instance:
                 self.info["jdbc_url"] = a.pg.create_database(self.name)
             except RuntimeError as e:
                 raise BenchError(f"{self.name}: no database: {e}")
+            a.pg.write_secret(self.home)
         self.write_config()
         own = jvm_opts_for(a.jvm_opts, CONFIGS[self.name].get("gc"), java_feature(a.java_home),
                            CONFIGS[self.name].get("heap"))

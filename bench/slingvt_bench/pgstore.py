@@ -43,7 +43,7 @@ def write_pool_config(install, jdbc_url, max_active, max_wait_ms):
     """The feature's data source configuration with another pool size and wait (--pool-max, --pool-wait-ms). Sling's
     installer applies it over the feature's; a configuration replaces all properties, so the others are repeated."""
     props = {"datasource.name": "oak-pool", "driverClassName": "org.postgresql.Driver", "url": jdbc_url,
-             "username": "oak", "password": "", "maxActive": max_active, "maxIdle": max_active, "minIdle": 2,
+             "username": "oak", "password": "$[secret:oak-db-password]", "maxActive": max_active, "maxIdle": max_active, "minIdle": 2,
              "maxWait": max_wait_ms, "testOnBorrow": True, "validationQuery": "SELECT 1"}
     with open(os.path.join(install, DATASOURCE_PID + ".cfg.json"), "w") as f:
         json.dump(props, f, indent=2)
@@ -100,9 +100,25 @@ class Postgres:
                 return path
         raise RuntimeError("psql not found (Debian: apt-get install postgresql-client)")
 
+    def password(self):
+        """The role oak's password, which the lab server keeps in its folder (0600)."""
+        with open(os.path.join(self.dir, "oak-password")) as f:
+            return f.read()
+
+    def write_secret(self, home):
+        """The instance's copy of the password, where the feature's data source reads it (HOME/launcher/secrets: the launcher's folder is the instance's sling.home)."""
+        secrets = os.path.join(home, "launcher", "secrets")
+        os.makedirs(secrets, mode=0o700, exist_ok=True)
+        path = os.path.join(secrets, "oak-db-password")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(self.password())
+
     def query(self, db, sql):
+        # The password through the environment of psql, never its command line.
         p = subprocess.run([self.psql, "-h", "127.0.0.1", "-p", str(self.port), "-U", "oak", "-d", db, "-tAc", sql],
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, PGPASSWORD=self.password()))
         if p.returncode != 0:
             raise RuntimeError(f"psql {sql!r} failed: {p.stderr.strip()}")
         return p.stdout.strip()

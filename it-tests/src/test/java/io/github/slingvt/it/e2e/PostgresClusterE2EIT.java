@@ -123,7 +123,7 @@ class PostgresClusterE2EIT extends PostgresTestSupport {
     }
 
     private SlingInstanceBuilder node(String name) {
-        return SlingInstance.builder(name).postgres(postgres.jdbcUrl())
+        return SlingInstance.builder(name).postgres(postgres.jdbcUrl(), postgres.passwordFile())
                 .jvmOption("-Doak.documentMK.leaseDurationSeconds=" + LEASE_SECONDS);
     }
 

@@ -64,8 +64,59 @@ final class PostgresServer implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/oak";
     }
 
+    /** The role oak's password, which the server keeps in its folder (mode 0600). */
+    Path passwordFile() {
+        return dir.resolve("oak-password");
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    int port() {
+        return port;
+    }
+
     long pid() {
         return pid;
+    }
+
+    /** What psql answered: its exit code and its output (standard error included). */
+    record PsqlResult(int exitCode, String output) {
+    }
+
+    /**
+     * Runs one SQL statement as the role oak over TCP, as Oak's pool connects: with {@code password} in psql's
+     * environment ({@code PGPASSWORD}), or none ({@code null}); psql never prompts ({@code -w}).
+     */
+    PsqlResult psqlAsOak(String sql, String password) throws IOException, InterruptedException {
+        final ProcessBuilder builder = new ProcessBuilder(psql().toString(), "-w", "-X", "-h", "127.0.0.1", "-p",
+                Integer.toString(port), "-U", "oak", "-d", "oak", "-tAc", sql).redirectErrorStream(true);
+        builder.environment().remove("PGPASSWORD");
+        if (password != null) {
+            builder.environment().put("PGPASSWORD", password);
+        }
+        final Process process = builder.start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("psql did not end within 60 s: " + sql);
+        }
+        return new PsqlResult(process.exitValue(), output);
+    }
+
+    /** Debian's psql of the newest installed server, or the one on the PATH. */
+    private static Path psql() {
+        try (var versions = Files.list(Path.of("/usr/lib/postgresql"))) {
+            final java.util.Optional<Path> newest = versions.map(v -> v.resolve("bin/psql")).filter(Files::isExecutable)
+                    .max(java.util.Comparator.comparing(Path::toString));
+            if (newest.isPresent()) {
+                return newest.get();
+            }
+        } catch (IOException e) {
+            // no Debian layout: the PATH's
+        }
+        return Path.of("psql");
     }
 
     @Override

@@ -29,7 +29,7 @@ class PostgresStoreE2EIT extends PostgresTestSupport {
     void anInstanceOnPostgresServesTheSeededDemoOnVirtualThreads() throws Exception {
         // A repository whose reads miss Oak's caches (16 MB in memory, no persistent node cache), as
         // ./sling-vt run --store postgres --var ... starts it: each node read waits for PostgreSQL.
-        sling = SlingInstance.builder("pg-single").postgres(postgres.jdbcUrl()).variable("oak.cache.mb", "16")
+        sling = SlingInstance.builder("pg-single").postgres(postgres.jdbcUrl(), postgres.passwordFile()).variable("oak.cache.mb", "16")
                 .variable("oak.persistentCache", "cache,-nodes,-children").start();
         DemoServletsSupport.awaitSeeded(sling);
         assertThat(sling.get("/.json").statusCode()).isEqualTo(200);

@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +52,7 @@ public final class SlingInstanceBuilder {
     private final List<String> jvmOptions = new ArrayList<>();
     private Path home;
     private String jdbcUrl;
+    private Path passwordFile;
     private String featureFile = FEATURE_STARTER;
     private final Map<String, String> variables = new LinkedHashMap<>();
 
@@ -103,10 +105,13 @@ public final class SlingInstanceBuilder {
 
     /**
      * Runs the {@code sling-vt-postgres} feature (Oak's DocumentNodeStore) on the database at {@code jdbcUrl}, as
-     * {@code ./sling-vt run --store postgres} does ({@code -V oak.jdbc.url=...}).
+     * {@code ./sling-vt run --store postgres} does: {@code -V oak.jdbc.url=...}, and the password of the role oak
+     * copied from {@code passwordFile} into {@code HOME/launcher/secrets/oak-db-password} (0600), where the feature's data
+     * source reads it.
      */
-    public SlingInstanceBuilder postgres(String jdbcUrl) {
+    public SlingInstanceBuilder postgres(String jdbcUrl, Path passwordFile) {
         this.jdbcUrl = jdbcUrl;
+        this.passwordFile = passwordFile;
         return this;
     }
 
@@ -160,6 +165,7 @@ public final class SlingInstanceBuilder {
                     "-V", "sling.home=" + home, "-V", "http.port=" + port, "-V", "http.host=127.0.0.1"));
             if (jdbcUrl != null) {
                 command.addAll(List.of("-V", "oak.jdbc.url=" + jdbcUrl));
+                writeSecret(home, Files.readString(passwordFile));
             }
             variables.forEach((key, value) -> command.addAll(List.of("-V", key + "=" + value)));
             frameworkProperties.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
@@ -209,4 +215,17 @@ public final class SlingInstanceBuilder {
             return socket.getLocalPort();
         }
     }
+
+    /** HOME/launcher/secrets/oak-db-password (the launcher's folder is the instance's sling.home), readable by its owner only, as ./sling-vt run writes it. */
+    static void writeSecret(Path home, String password) throws IOException {
+        final Path secrets = home.resolve("launcher").resolve("secrets");
+        Files.createDirectories(secrets);
+        Files.setPosixFilePermissions(secrets, PosixFilePermissions.fromString("rwx------"));
+        final Path file = secrets.resolve("oak-db-password");
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, password);
+    }
+
 }

@@ -38,7 +38,7 @@ class SlingVtReadinessE2EIT {
                 .directory(ROOT.toFile()).redirectErrorStream(true)
                 .redirectOutput(output.toFile()).start();
         try {
-            String announced = awaitAnnouncement(run, output);
+            String announced = ScriptRuns.awaitAnnouncement(run, output);
             assertThat(announced).doesNotContain("Sling is up").contains("but it is NOT ready:")
                     .contains("configuration refused: " + HTTP_PID + ": property 'maxConcurrentRequests' = 'lots' "
                             + "refused; allowed: auto or a whole number from 0 to 1000000");
@@ -62,21 +62,6 @@ class SlingVtReadinessE2EIT {
             assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("./sling-vt run stopped").isTrue();
             assertThat(home.resolve("sling.pid")).doesNotExist();
         }
-    }
-
-    /** The lines ./sling-vt run prints once Sling answers: "Sling is up" or what is not ready. */
-    private static String awaitAnnouncement(Process run, Path output) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-        while (System.nanoTime() < deadline) {
-            String text = Files.readString(output, StandardCharsets.UTF_8);
-            if (text.contains("Ctrl-C to stop")) {
-                return text;
-            }
-            assertThat(run.isAlive()).as("./sling-vt run is running; output so far: %s", text).isTrue();
-            Thread.sleep(250);
-        }
-        throw new AssertionError("./sling-vt run announced nothing within 240 s: "
-                + Files.readString(output, StandardCharsets.UTF_8));
     }
 
     private static void awaitStatus(int port, String expected) throws Exception {

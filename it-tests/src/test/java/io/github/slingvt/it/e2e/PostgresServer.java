@@ -7,6 +7,8 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,7 +23,8 @@ final class PostgresServer implements AutoCloseable {
 
     private final Path dir;
     private final int port;
-    private final long pid;
+    /** Changes when {@link #restart()} starts a new server on the same folder and port. */
+    private volatile long pid;
 
     private PostgresServer(Path dir, int port, long pid) {
         this.dir = dir;
@@ -30,18 +33,36 @@ final class PostgresServer implements AutoCloseable {
     }
 
     static PostgresServer start() throws IOException, InterruptedException {
-        final Path root = Path.of(System.getProperty("slingvt.root", "..")).toAbsolutePath().normalize();
         final Path dir = Files.createTempDirectory("slingvt-pg-");
         final int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             port = socket.getLocalPort();
         }
+        return new PostgresServer(dir, port, script(dir, port, "start"));
+    }
+
+    /**
+     * A database restart as an operator does one: {@code ./sling-vt postgres stop} (fast shutdown: clients are
+     * disconnected, nothing committed is lost), then {@code start} on the same folder and port.
+     */
+    void restart() throws IOException, InterruptedException {
+        script(dir, port, "stop");
+        pid = script(dir, port, "start");
+    }
+
+    /** Runs {@code ./sling-vt postgres ACTION} on the folder; answers the server's PID afterwards (0 when stopped). */
+    private static long script(Path dir, int port, String action) throws IOException, InterruptedException {
+        final Path root = Path.of(System.getProperty("slingvt.root", "..")).toAbsolutePath().normalize();
         // Output to a file, not a pipe: the test reads it after the script ended or was killed, so a script that
         // hangs (or a server that kept the pipe open) cannot hang the suite past the timeout.
-        final Path log = Files.createTempFile("slingvt-pg-start-", ".log");
+        final Path log = Files.createTempFile("slingvt-pg-" + action + "-", ".log");
         try {
-            final Process script = new ProcessBuilder(root.resolve("sling-vt").toString(), "postgres", "start",
-                    "--dir", dir.toString(), "--port", Integer.toString(port))
+            final List<String> command = new ArrayList<>(List.of(root.resolve("sling-vt").toString(), "postgres",
+                    action, "--dir", dir.toString()));
+            if (action.equals("start")) {
+                command.addAll(List.of("--port", Integer.toString(port)));
+            }
+            final Process script = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             final boolean ended = script.waitFor(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             if (!ended) {
@@ -49,15 +70,17 @@ final class PostgresServer implements AutoCloseable {
                 script.destroyForcibly();
             }
             if (!ended || script.exitValue() != 0) {
-                throw new IllegalStateException("./sling-vt postgres start " + (ended ? "failed (exit "
-                        + script.exitValue() + ")" : "did not end within " + START_TIMEOUT_SECONDS + " s and was killed")
+                throw new IllegalStateException("./sling-vt postgres " + action + (ended ? " failed (exit "
+                        + script.exitValue() + ")" : " did not end within " + START_TIMEOUT_SECONDS + " s and was killed")
                         + ": " + Files.readString(log, StandardCharsets.UTF_8));
             }
         } finally {
             Files.deleteIfExists(log);
         }
-        final long pid = Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid")).get(0).trim());
-        return new PostgresServer(dir, port, pid);
+        if (!action.equals("start")) {
+            return 0;
+        }
+        return Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid")).get(0).trim());
     }
 
     String jdbcUrl() {

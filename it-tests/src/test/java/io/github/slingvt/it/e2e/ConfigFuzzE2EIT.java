@@ -38,7 +38,8 @@ class ConfigFuzzE2EIT extends OwnInstanceTestSupport {
     private static final List<String> SINGLETONS = List.of("io.github.slingvt.http.VirtualThreads",
             "io.github.slingvt.http.PinningDetector", "io.github.slingvt.http.ThreadingHealthCheck",
             "io.github.slingvt.threads.VirtualThreadPools", "io.github.slingvt.demo.DemoServlets",
-            "io.github.slingvt.demo.ContentSeeder");
+            "io.github.slingvt.demo.ContentSeeder", "io.github.slingvt.observability.Metrics",
+            "io.github.slingvt.observability.Prometheus");
 
     @Test
     void everyBadValueIsRefusedByNameLiveAndAfterARestartWhileRequestsStayVirtual() throws Exception {

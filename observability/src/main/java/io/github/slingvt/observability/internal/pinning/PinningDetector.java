@@ -12,6 +12,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.slf4j.Logger;
@@ -20,9 +21,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Detects virtual threads pinned to their carrier: streams JFR {@code jdk.VirtualThreadPinned} events of this JVM
  * (every virtual thread, not only HTTP requests) into {@link PinningStats}, which the status JSON
- * ({@code pinnedEvents}), JMX, the console page and the health check read as {@link PinnedThreads}. There is no
- * {@code @Modified} method on purpose: a configuration change reactivates the component, which restarts the stream
- * with the new threshold, keeps all fields final and starts the counts afresh.
+ * ({@code pinnedEvents}), JMX, the console page and the health check read as {@link PinnedThreads}. A configuration
+ * change restarts the stream with the new settings in place ({@code @Modified}) and keeps the counts: the service
+ * stays registered, so the components that read it (the console page and the status printers among them) are not
+ * restarted with it, and the health check's rates see no count fall back to zero.
  */
 @Component(service = PinnedThreads.class, immediate = true, configurationPid = PinningDetectorConfig.PID,
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
@@ -37,27 +39,45 @@ public final class PinningDetector implements PinnedThreads {
     static final Duration STOP_WAIT = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(PinningDetector.class);
 
-    private final PinningStats stats;
-    private final Stream stream;
+    private final ConfigGuard guard;
+    private final PinningStats stats = new PinningStats();
+    /** The running stream, or {@code null}; guarded by {@code this} (DS calls activate, modified, deactivate in turn). */
+    private Stream stream;
 
     /** Raw properties, read through the guard: a value of the wrong type must not leave the detector unregistered. */
     @Activate
     public PinningDetector(@Reference ConfigGuard guard, Map<String, Object> properties) {
+        this.guard = guard;
+        apply(properties);
+    }
+
+    @Modified
+    synchronized void modified(Map<String, Object> properties) {
+        stop();
+        apply(properties);
+    }
+
+    @Deactivate
+    synchronized void deactivate() {
+        stop();
+        stats.detectorState("not running");
+    }
+
+    private synchronized void apply(Map<String, Object> properties) {
         Settings settings = guard.read(PinningDetectorConfig.PID, properties, Settings::read);
-        this.stats = new PinningStats();
         stats.setMaxStacks(settings.maxStacks());
-        this.stream = settings.enabled() ? start(settings.thresholdMillis()) : null;
-        if (!settings.enabled()) {
+        if (settings.enabled()) {
+            stream = start(settings.thresholdMillis());
+        } else {
             stats.detectorState("disabled by configuration " + PinningDetectorConfig.PID);
         }
     }
 
-    @Deactivate
-    void deactivate() {
+    private void stop() {
         if (stream != null && !stream.close(STOP_WAIT)) {
             LOG.warn("The JFR stream of {} did not stop within {} s", JfrPinningStream.EVENT, STOP_WAIT.toSeconds());
         }
-        stats.detectorState("not running");
+        stream = null;
     }
 
     @Override

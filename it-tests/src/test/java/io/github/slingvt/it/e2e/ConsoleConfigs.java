@@ -60,7 +60,7 @@ final class ConsoleConfigs {
         // restarts components that are or use console plugins. Saving the same values again is harmless; a 500 that
         // comes back three times is not this.
         for (int retry = 0; retry < 2 && response.statusCode() == 500; retry++) {
-            sleep(500);
+            SlingInstance.sleep(500);
             response = post(baseUrl, "/system/console/configMgr/" + pid, form(values));
         }
         if (response.statusCode() != 302 && response.statusCode() != 200) {
@@ -168,14 +168,4 @@ final class ConsoleConfigs {
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8);
     }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
 }

@@ -177,7 +177,7 @@ public final class HeadlessChromium implements AutoCloseable {
                 throw new AssertionError("`" + condition + "` is not true after " + timeout.toMillis() + " ms (last: "
                         + last + "; page " + evaluate("location.href") + ")");
             }
-            sleep(200);
+            SlingInstance.sleep(200);
         }
     }
 
@@ -251,7 +251,7 @@ public final class HeadlessChromium implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while Chromium started", e);
             }
-            sleep(50);
+            SlingInstance.sleep(50);
         }
         throw new IllegalStateException(process.isAlive() ? "Chromium offered no page within "
                 + START_TIMEOUT.toSeconds() + " s (last: " + last + ")"
@@ -284,15 +284,6 @@ public final class HeadlessChromium implements AutoCloseable {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException | RuntimeException ignored) {
             // A profile left in the temp folder is harmless.
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }

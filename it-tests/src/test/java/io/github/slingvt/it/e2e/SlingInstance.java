@@ -284,12 +284,13 @@ public final class SlingInstance implements AutoCloseable {
         }
     }
 
-    private static void sleep(long millis) {
+    /** Sleeps; an interrupt is restored and ends the test. */
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for Sling", e);
+            throw new IllegalStateException("Interrupted while waiting", e);
         }
     }
 }

@@ -5,7 +5,7 @@
 #   ./sling-vt run --port 8080                        # in another shell; wait for "Ctrl-C to stop."
 #   docs/operating/console-screenshot.sh [PORT] [OUT] # PORT defaults to 8080, OUT to docs/operating/console.png
 #
-# Needs curl, python3 and Chromium (Debian: apt-get install -y chromium; or set CHROMIUM=/path/to/chrome);
+# Needs curl, python3 and Chromium (found or installed by ./sling-vt chromium; or set CHROMIUM=/path/to/chrome);
 # wrk is used for the load if installed, else curl loops. Environment: LOAD_CLIENTS (default 50),
 # LOAD_SECONDS (default 70), SETTLE_SECONDS (load before the screenshot, default 60), ADMIN (default admin:admin),
 # SWITCH (default 1: switch the HTTP requests to kernel mode for the middle third of the settle time, so that the
@@ -34,8 +34,8 @@ info() { echo "console-screenshot: $*" >&2; }
 for tool in curl python3; do
     command -v "$tool" >/dev/null || die "needs $tool"
 done
-CHROMIUM="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)}"
-[[ -n "$CHROMIUM" ]] || die "needs Chromium: apt-get install -y chromium (or set CHROMIUM=/path/to/chrome)"
+CHROMIUM="${CHROMIUM:-$("$(dirname "$0")/../../sling-vt" chromium || true)}"
+[[ -n "$CHROMIUM" ]] || die "needs Chromium: ./sling-vt chromium says why it found none (or set CHROMIUM=/path/to/chrome)"
 code="$(curl -s -o /dev/null -w '%{http_code}' -u "$ADMIN" "$BASE/system/console/status-slingvt-http.json" || true)"
 [[ "$code" == 200 ]] || die "no Sling VT instance answers on $BASE (HTTP '$code'); start one: ./sling-vt run --port $PORT"
 

@@ -3,8 +3,8 @@ package io.github.slingvt.observability.internal.metrics;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  */
 final class LiveSeries {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private final int capacity;
     private final Deque<ObjectNode> points = new ArrayDeque<>();
@@ -42,7 +42,7 @@ final class LiveSeries {
             SchedulerStats.Figures carriers, long pinnedCount) {
         if (previous != null) {
             double seconds = Math.max(1e-3, (nanoTime - previousNanos) / 1e9);
-            ObjectNode p = JSON.createObjectNode();
+            ObjectNode p = NODES.objectNode();
             p.put("t", epochMillis);
             p.put("mode", http.mode().label());
             p.put("inFlight", http.inFlight());
@@ -81,7 +81,7 @@ final class LiveSeries {
 
     /** {@code {"updates": n, "points": [...]}}, oldest point first; {@code updates} counts every point ever added. */
     synchronized ObjectNode toJson(long intervalMillis) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = NODES.objectNode();
         root.put("enabled", true);
         root.put("intervalMillis", intervalMillis);
         root.put("updates", updates);

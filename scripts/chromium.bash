@@ -21,28 +21,7 @@ chromium_binary() {
             return 0
         fi
     done
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        info "Chromium not found; installing Debian's chromium package (apt-get, about 150 MB to download with its libraries)"
-        # dpkg needs the sbin folders on PATH (ldconfig, start-stop-daemon), which a CI PATH may lack. The package
-        # lists are fetched only when apt-get does not know the package: a fresh container has no lists, a maintained
-        # host has them and needs no network round trip to the mirrors for them.
-        local sbin_path="/usr/local/sbin:/usr/sbin:/sbin:$PATH" log
-        log="$(mktemp)"
-        # tee shows apt-get's progress and keeps it for the check below; sling-vt sets pipefail, so the pipeline
-        # fails when apt-get does.
-        if ! PATH="$sbin_path" DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium 2>&1 | tee "$log" >&2; then
-            if ! grep -q -E 'Unable to locate package|has no installation candidate' "$log"; then
-                rm -f "$log"
-                die "apt-get install chromium failed (see above); install Chromium and retry, or set SLING_VT_CHROMIUM to its binary"
-            fi
-            info "apt-get knows no chromium package yet; updating the package lists (apt-get update) and retrying"
-            rm -f "$log"
-            PATH="$sbin_path" apt-get update -q >&2 \
-                || die "apt-get update failed (see above); install Chromium and retry, or set SLING_VT_CHROMIUM to its binary"
-            PATH="$sbin_path" DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >&2 \
-                || die "apt-get install chromium failed (see above); install Chromium and retry, or set SLING_VT_CHROMIUM to its binary"
-        fi
-        rm -f "$log"
+    if debian_install chromium "about 150 MB to download with its libraries"; then
         command -v chromium >/dev/null 2>&1 \
             || die "Debian's chromium package is installed but no chromium is on the PATH; set SLING_VT_CHROMIUM to its binary"
         command -v chromium

@@ -16,8 +16,9 @@ from . import verdicts
 from .common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
 from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
 from .load import ensure_wrk
-from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S, QUICK, QUICK_POSTGRES,
-                   WORKLOADS, plan_cpus, point_duration)
+from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S,
+                   LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, WORKLOADS, plan_cpus, point_duration)
+from .latency_runs import latencies_of, run_latencies
 from .points import ensure_running, measure_point, note_failure, open_model, warmup
 from .sampling import machine_info, raise_fd_limit
 
@@ -63,6 +64,12 @@ def main():
                     "of the feature's 50")
     ap.add_argument("--pool-wait-ms", type=int, default=30000,
                     help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
+    ap.add_argument("--latency", metavar="MS[,MS...]",
+                    help="--store postgres: one-way network latency in ms between the instances and PostgreSQL "
+                         "(toxiproxy, built by ./sling-vt toxiproxy). Several values (e.g. 0,1,5): one run per "
+                         "latency into OUT/latency-<MS>ms and a summary OUT/latency.md. Without --configs, --workloads "
+                         "or --concurrency: kernel-200, vt-unbounded and its twin on cold50 at C = 100, 400, 1,000, "
+                         "no open-model or overload phase (about 8 min per latency)")
     ap.add_argument("--no-open-model", action="store_true",
                     help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
                          "kernel-200's capacity)")
@@ -78,9 +85,18 @@ def main():
         report.write_all(args.report_only)
         return 0
 
+    args.latency_ms = None
+    if args.latency is not None:
+        latencies = latencies_of(args)
+        if len(latencies) > 1:
+            return run_latencies(args, latencies)
+        args.latency_ms = latencies[0]
     if args.pool_max is not None and (args.store != "postgres" or args.pool_max < 1 or args.pool_wait_ms < 1):
         raise BenchError("--pool-max N (N >= 1) and --pool-wait-ms M (M >= 1) go with --store postgres")
-    if args.store == "postgres":
+    if args.latency_ms is not None and not (args.quick or args.configs or args.workloads or args.concurrency):
+        plan = dict(LATENCY_POSTGRES)
+        args.no_open_model = args.no_overload = True
+    elif args.store == "postgres":
         plan = dict(QUICK_POSTGRES if args.quick else FULL_POSTGRES)
     else:
         plan = dict(QUICK if args.quick else FULL)
@@ -151,7 +167,7 @@ def main():
     snapshot_feature(args, out)
     args.pg = None
     if args.store == "postgres":
-        args.pg = pgstore.Postgres(args.root, log, RUNNING)
+        args.pg = pgstore.Postgres(args.root, log, RUNNING, latency_ms=args.latency_ms)
         try:
             args.pg.start()
         except (RuntimeError, OSError, ValueError, KeyError) as e:
@@ -160,6 +176,7 @@ def main():
     meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick, store=args.store,
                 feature=args.feature,
                 postgres=dict(version=args.pg.version, port=args.pg.port, oak_vars=pgstore.COLD_VARS,
+                              latency_ms_one_way=args.latency_ms,
                               pool_max_active=args.pool_max or 50,
                               pool_max_wait_ms=args.pool_wait_ms if args.pool_max else 30000)
                 if args.pg else None,

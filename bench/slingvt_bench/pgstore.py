@@ -24,6 +24,7 @@ import threading
 import time
 
 from .httpget import get_json
+from .netdelay import Toxiproxy
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 ADMIN = "admin:admin"
@@ -72,10 +73,13 @@ def _cpu_of(pid):
 class Postgres:
     """The benchmark's PostgreSQL server: start, one database per configuration, CPU, stop."""
 
-    def __init__(self, root, log, running):
+    def __init__(self, root, log, running, latency_ms=None):
         self.root, self.log, self.running = root, log, running
         self.dir = None
         self.pid = self.port = None
+        # --latency: Oak reaches the database through toxiproxy, MS ms each way (netdelay.py).
+        self.latency_ms = latency_ms
+        self.proxy = None
 
     def sling_vt(self, *args, timeout=600):
         return subprocess.run([os.path.join(self.root, "sling-vt"), "postgres", *args, "--dir", self.dir],
@@ -93,6 +97,9 @@ class Postgres:
         self.psql = self._psql()
         self.version = self.query("postgres", "SHOW server_version")
         self.log(f"PostgreSQL {self.version} PID {self.pid} on 127.0.0.1:{self.port}, data in {self.dir}")
+        if self.latency_ms is not None:
+            self.proxy = Toxiproxy(self.root, self.log, self.running)
+            self.proxy.start(self.port, self.latency_ms)
 
     def _psql(self):
         for path in sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"), reverse=True) + [shutil.which("psql")]:
@@ -128,7 +135,7 @@ class Postgres:
         db = "oak_" + re.sub(r"[^a-z0-9]", "_", config.lower())
         self.query("postgres", f"DROP DATABASE IF EXISTS {db}")
         self.query("postgres", f"CREATE DATABASE {db} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'")
-        return f"jdbc:postgresql://127.0.0.1:{self.port}/{db}"
+        return f"jdbc:postgresql://127.0.0.1:{self.proxy.port if self.proxy else self.port}/{db}"
 
     def cpu_seconds(self):
         """CPU of the whole server: the postmaster, its live children, and the children that exited (cutime)."""
@@ -144,6 +151,9 @@ class Postgres:
         return total
 
     def stop(self):
+        if self.proxy is not None:
+            self.proxy.stop()
+            self.proxy = None
         if self.dir is None:
             return
         try:

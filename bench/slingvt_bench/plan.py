@@ -127,6 +127,11 @@ FULL_POSTGRES = dict(configs=["kernel-200", "kernel-1000", "vt-unbounded", "vt-u
                      workloads=["cold50", "R100ms"], concurrency=[100, 1000, 4000], extra=[], warmup=30, duration=20,
                      pause=1)
 
+# --latency: cold reads where the pool's threads wait for the network, below, at and above its 200 threads; an A/A twin
+# decides "virtual ahead". No open-model or overload phase: one run per latency.
+LATENCY_POSTGRES = dict(configs=["kernel-200", "vt-unbounded", "vt-unbounded-twin"], workloads=["cold50"],
+                        concurrency=[100, 400, 1000], extra=[], warmup=15, duration=20, pause=2)
+
 QUICK_POSTGRES = dict(configs=["kernel-200", "vt-unbounded"], workloads=["cold50"], concurrency=[100, 1000],
                       extra=[], warmup=15, duration=20, pause=2)
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
@@ -30,6 +31,9 @@ final class DispatchHandler extends Handler.Wrapper {
 
     /** The Felix web console's default root ({@code felix.webconsole.manager.root}). */
     static final String ADMIN_PATH = "/system/console";
+
+    /** The Felix health check servlet's default root: readiness and liveness probes, a load balancer's checks. */
+    static final String HEALTH_PATH = "/system/health";
 
     /** Request attribute: the mode ("virtual" or "kernel") the request was admitted under. */
     static final String ADMITTED_MODE_ATTRIBUTE = "io.github.slingvt.http.admittedMode";
@@ -70,7 +74,7 @@ final class DispatchHandler extends Handler.Wrapper {
             }
             gate.enter(
                     () -> onPool(() -> handleHere(next, request, response, callback, arrived), response, callback),
-                    () -> reject(response, callback, settings.retryAfterSeconds()), ConnectionWatch.of(request),
+                    () -> reject(request, response, callback, settings.retryAfterSeconds()), ConnectionWatch.of(request),
                     () -> abandon(callback));
             return true;
         }
@@ -83,7 +87,7 @@ final class DispatchHandler extends Handler.Wrapper {
         }
         gate.enter(
                 () -> startVirtual(next, request, response, callback, arrived),
-                () -> reject(response, callback, settings.retryAfterSeconds()),
+                () -> reject(request, response, callback, settings.retryAfterSeconds()),
                 ConnectionWatch.of(request),
                 () -> abandon(callback));
         return true;
@@ -123,12 +127,18 @@ final class DispatchHandler extends Handler.Wrapper {
     }
 
     /**
-     * The web console: an operator who switches modes or reads the counters under overload must not queue behind
-     * the application's requests. It runs on the thread it arrived on and is counted, never queued or refused.
+     * The web console and the health checks: an operator who switches modes or reads the counters under overload must
+     * not queue behind the application's requests, and a load balancer whose readiness check were refused under load
+     * would take a saturated but healthy node out and move its load onto the others. They run on the thread they
+     * arrived on and are counted, never queued or refused.
      */
     static boolean isAdmin(Request request) {
         String path = Request.getPathInContext(request);
-        return path != null && (path.equals(ADMIN_PATH) || path.startsWith(ADMIN_PATH + "/"));
+        return under(path, ADMIN_PATH) || under(path, HEALTH_PATH);
+    }
+
+    private static boolean under(String path, String root) {
+        return path != null && (path.equals(root) || path.startsWith(root + "/") || path.startsWith(root + "."));
     }
 
     /** Runs the request on this thread; its slot (admitted or tracked) is taken already. */
@@ -201,9 +211,15 @@ final class DispatchHandler extends Handler.Wrapper {
         }
     }
 
-    private void reject(Response response, Callback callback, int retryAfterSeconds) {
+    private void reject(Request request, Response response, Callback callback, int retryAfterSeconds) {
         state.counters().rejected();
         response.setStatus(HttpStatus.SERVICE_UNAVAILABLE_503);
+        // A refused request's body is never read. Jetty closes the connection after the answer when the body has not
+        // all arrived, and it can no longer say so once the answer is written: a client (or a balancer) that sends
+        // its next request on that connection then gets no answer at all. Said here, so it opens a new one.
+        if (!request.consumeAvailable()) {
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        }
         response.getHeaders().put(HttpHeader.RETRY_AFTER, Integer.toString(retryAfterSeconds));
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");

@@ -13,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue #11, item 4: one admission path. The cap counts every running request, whatever thread its head was parsed
  * on, so after a switch to bounded mode the overshoot is what was already running and new requests wait until the
- * running count falls below the cap; and web console requests never wait behind application requests.
+ * running count falls below the cap; and web console and health check requests never wait behind application requests.
  */
 class AdmissionPathTest {
 
@@ -56,20 +58,44 @@ class AdmissionPathTest {
         assertThat(state.gate().running()).isZero();
     }
 
-    @Test
-    void webConsoleRequestsNeverWaitBehindApplicationRequests() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"/system/console/slingvt", "/system/health/systemready.json", "/system/health.json"})
+    void operatorRequestsNeverWaitBehindApplicationRequests(String operatorPath) throws Exception {
         state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 20_000, 10, 1, 200, 0));
         CompletableFuture<HttpResponse<String>> holder = jetty.getAsync("/probe?sleep=1500");
         awaitRunning(1);
         CompletableFuture<HttpResponse<String>> queued = jetty.getAsync("/probe");
 
-        HttpResponse<String> console = jetty.get("/system/console/slingvt");
+        HttpResponse<String> console = jetty.get(operatorPath);
 
         assertThat(console.statusCode()).isEqualTo(200);
-        assertThat(holder).as("the console answered while the application request held the only slot").isNotDone();
+        assertThat(holder).as("%s answered while the application request held the only slot", operatorPath).isNotDone();
         assertThat(queued).as("an application request still waits for that slot").isNotDone();
         assertThat(holder.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         assertThat(queued.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+    }
+
+    /**
+     * A refused request whose body has not all arrived: the answer says {@code Connection: close}, as the server then
+     * closes the connection; without it a client or balancer sends its next request on a connection about to close
+     * and gets no answer at all.
+     */
+    @Test
+    void aRefusedRequestWhoseBodyIsStillComingSaysTheConnectionCloses() throws Exception {
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 1, 20_000, 0, 7, 200, 0));
+        CompletableFuture<HttpResponse<String>> holder = jetty.getAsync("/probe?sleep=1500");
+        awaitRunning(1);
+        int port = java.net.URI.create(jetty.base).getPort();
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("POST /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                    + "application/x-www-form-urlencoded\r\nContent-Length: 7\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String head = new String(socket.getInputStream().readNBytes(512), java.nio.charset.StandardCharsets.US_ASCII);
+            assertThat(head).startsWith("HTTP/1.1 503").contains("Retry-After: 7").containsIgnoringCase("Connection: close");
+        }
+        assertThat(holder.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
     }
 
     private void awaitRunning(int n) throws InterruptedException {

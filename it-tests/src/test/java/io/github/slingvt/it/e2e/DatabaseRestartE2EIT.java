@@ -11,16 +11,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue #29, a database fault under load: PostgreSQL restarted (fast shutdown, start on the same port) while two
- * clients write through the Sling POST servlet. The instance serves again without a restart of its own; the requests
- * that fail do so only while the database is away or just after; and every write it acknowledged (201) is there
- * afterwards. Runs on the build JDK (what it checks is Oak's, pgjdbc's and the pool's behaviour).
+ * Issue #29, database faults under load: PostgreSQL restarted (fast shutdown, start on the same port), then stopped for
+ * 30 s and started again, while two clients write through the Sling POST servlet and one reads. The instance serves
+ * again without a restart of its own; the requests that fail do so only while the database is away or just after; and
+ * every write it acknowledged (201) is there afterwards. Runs on the build JDK (what it checks is Oak's, pgjdbc's and
+ * the pool's behaviour). {@link LeaseLossE2EIT}: a database away for longer than Oak's lease.
  */
 class DatabaseRestartE2EIT extends PostgresTestSupport {
 
@@ -44,24 +46,66 @@ class DatabaseRestartE2EIT extends PostgresTestSupport {
         }
     }
 
+    /** What one outage did: its writes, when the database went away and came back, and the reads answered 200. */
+    private record Outage(List<Write> writes, long began, long ended, long firstSuccessAfter, int readsOk, int reads) {
+        List<Write> failed() {
+            return writes.stream().filter(w -> !w.acknowledged()).toList();
+        }
+    }
+
+    /** A step that takes the database away and brings it back. */
+    @FunctionalInterface
+    private interface Fault {
+        void run() throws Exception;
+    }
+
     @Test
-    void aRestartedDatabaseIsServedAgainAndNothingAcknowledgedIsLost() throws Exception {
+    void theDatabaseRestartedOrAwayFor30SecondsIsServedAgainAndNothingAcknowledgedIsLost() throws Exception {
         sling = SlingInstance.builder("pg-restart").postgres(postgres.jdbcUrl(), postgres.passwordFile())
                 .start();
         final long instancePid = sling.pid();
         assertThat(post(RUN + "/before").statusCode()).isEqualTo(201);
 
+        final Outage restart = outage("restart", postgres::restart);
+        // Oak's lease (120 s) outlasts this outage: it fails only after 90-100 s without renewal.
+        final Outage away = outage("away for 30 s", () -> {
+            postgres.stop();
+            SlingInstance.sleep(30_000);
+            postgres.startAgain();
+        });
+
+        assertThat(sling.pid()).as("the same instance, not restarted").isEqualTo(instancePid);
+        assertThat(sling.get("/system/health/systemready.json").statusCode()).as("ready again").isEqualTo(200);
+        for (Outage outage : List.of(restart, away)) {
+            for (Write w : outage.writes()) {
+                if (w.acknowledged()) {
+                    final HttpResponse<String> read = sling.get(w.path() + ".json");
+                    assertThat(read.statusCode()).as("acknowledged %s read back", w.path()).isEqualTo(200);
+                    assertThat(DemoServletsSupport.json(read).path("title").asText()).isEqualTo(w.path());
+                }
+            }
+        }
+    }
+
+    /**
+     * Two clients write (and one reads) until 20 writes are acknowledged, then {@code fault} runs, then until 40 more
+     * are: every failed write ended while the database was away or just after, and no more failed than were sent then.
+     */
+    private Outage outage(String name, Fault fault) throws Exception {
         final Queue<Write> writes = new ConcurrentLinkedQueue<>();
         final AtomicBoolean writing = new AtomicBoolean(true);
-        final ExecutorService load = Executors.newFixedThreadPool(2);
-        long restartBegan;
-        long restartEnded;
+        final AtomicInteger reads = new AtomicInteger();
+        final AtomicInteger readsOk = new AtomicInteger();
+        final ExecutorService load = Executors.newFixedThreadPool(3);
+        final String prefix = RUN + "/" + name.replace(' ', '-');
+        long began;
+        long ended;
         try {
             for (int c = 0; c < 2; c++) {
                 final int client = c;
                 load.submit(() -> {
-                    for (int i = 0; writing.get() && i < 20_000; i++) {
-                        final String path = RUN + "/c" + client + "-" + i;
+                    for (int i = 0; writing.get() && i < 50_000; i++) {
+                        final String path = prefix + "-c" + client + "-" + i;
                         final long sent = System.currentTimeMillis();
                         int status;
                         try {
@@ -73,39 +117,45 @@ class DatabaseRestartE2EIT extends PostgresTestSupport {
                     }
                 });
             }
-            await(() -> acknowledged(writes) >= 20, "20 writes acknowledged before the restart", 60);
-            restartBegan = System.currentTimeMillis();
-            postgres.restart();
-            restartEnded = System.currentTimeMillis();
+            load.submit(() -> {
+                while (writing.get()) {
+                    reads.incrementAndGet();
+                    try {
+                        if (sling.get(RUN + "/before.json").statusCode() == 200) {
+                            readsOk.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        // counted as not answered
+                    }
+                    SlingInstance.sleep(50);
+                }
+            });
+            await(() -> acknowledged(writes) >= 20, "20 writes acknowledged before the " + name, 60);
+            began = System.currentTimeMillis();
+            fault.run();
+            ended = System.currentTimeMillis();
             final long before = acknowledged(writes);
-            await(() -> acknowledged(writes) >= before + 40, "40 writes acknowledged after the restart", 120);
+            await(() -> acknowledged(writes) >= before + 40, "40 writes acknowledged after the " + name, 120);
         } finally {
             writing.set(false);
             load.shutdown();
             assertThat(load.awaitTermination(60, TimeUnit.SECONDS)).as("load stopped").isTrue();
         }
-
         final List<Write> all = List.copyOf(writes);
-        final List<Write> failed = all.stream().filter(w -> !w.acknowledged()).toList();
-        final long firstSuccessAfter = all.stream().filter(w -> w.acknowledged() && w.sentMillis() >= restartEnded)
+        final long firstSuccessAfter = all.stream().filter(w -> w.acknowledged() && w.sentMillis() >= ended)
                 .mapToLong(Write::endedMillis).min().orElseThrow();
-        System.out.printf("PostgreSQL restart: %d ms down (stop + start), first acknowledged write %d ms after it was "
-                + "back; %d writes, %d failed (%s)%n", restartEnded - restartBegan, firstSuccessAfter - restartEnded,
-                all.size(), failed.size(), failed.stream().map(Write::status).distinct().toList());
-        assertThat(sling.pid()).as("the same instance, not restarted").isEqualTo(instancePid);
-        assertThat(failed).as("failed writes outside the outage (%d ms to %d ms)", restartBegan, firstSuccessAfter)
-                .allSatisfy(w -> assertThat(w.endedMillis()).isBetween(restartBegan, firstSuccessAfter + SETTLE_MILLIS));
+        final Outage outage = new Outage(all, began, ended, firstSuccessAfter, readsOk.get(), reads.get());
+        final List<Write> failed = outage.failed();
+        System.out.printf("PostgreSQL %s: %d ms away (stop + start), first acknowledged write %d ms after it was back; "
+                + "%d writes, %d failed (%s); reads answered 200: %d of %d%n", name, ended - began,
+                firstSuccessAfter - ended, all.size(), failed.size(), failed.stream().map(Write::status).distinct()
+                .toList(), outage.readsOk(), outage.reads());
+        assertThat(failed).as("failed writes outside the outage (%d ms to %d ms)", began, firstSuccessAfter)
+                .allSatisfy(w -> assertThat(w.endedMillis()).isBetween(began, firstSuccessAfter + SETTLE_MILLIS));
         assertThat(failed.size()).as("failed writes, at most those sent while the database was away")
                 .isLessThanOrEqualTo((int) all.stream().filter(w -> w.sentMillis() <= firstSuccessAfter
-                        && w.endedMillis() >= restartBegan).count());
-        assertThat(sling.get("/system/health/systemready.json").statusCode()).as("ready again").isEqualTo(200);
-        for (Write w : all) {
-            if (w.acknowledged()) {
-                final HttpResponse<String> read = sling.get(w.path() + ".json");
-                assertThat(read.statusCode()).as("acknowledged %s read back", w.path()).isEqualTo(200);
-                assertThat(DemoServletsSupport.json(read).path("title").asText()).isEqualTo(w.path());
-            }
-        }
+                        && w.endedMillis() >= began).count());
+        return outage;
     }
 
     private HttpResponse<String> post(String path) {

@@ -46,7 +46,18 @@ final class PostgresServer implements AutoCloseable {
      * disconnected, nothing committed is lost), then {@code start} on the same folder and port.
      */
     void restart() throws IOException, InterruptedException {
+        stop();
+        startAgain();
+    }
+
+    /** {@code ./sling-vt postgres stop}: the database is away (connections refused) until {@link #startAgain()}. */
+    void stop() throws IOException, InterruptedException {
         script(dir, port, "stop");
+        pid = 0;
+    }
+
+    /** {@code ./sling-vt postgres start} on the same folder and port. */
+    void startAgain() throws IOException, InterruptedException {
         pid = script(dir, port, "start");
     }
 
@@ -150,7 +161,7 @@ final class PostgresServer implements AutoCloseable {
     /** Stops the server by its PID: SIGTERM (PostgreSQL's smart shutdown), then SIGKILL after 30 s. */
     @Override
     public void close() {
-        ProcessHandle.of(pid).ifPresent(server -> {
+        ProcessHandle.of(pid).filter(server -> pid > 0).ifPresent(server -> {
             server.destroy();
             try {
                 server.onExit().get(30, TimeUnit.SECONDS);

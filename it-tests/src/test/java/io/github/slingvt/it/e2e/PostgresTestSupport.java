@@ -25,7 +25,7 @@ abstract class PostgresTestSupport {
     static void stopPostgres() {
         if (postgres != null) {
             postgres.close();
-            assertThat(ProcessHandle.of(postgres.pid()).map(ProcessHandle::isAlive).orElse(false))
+            assertThat(postgres.pid() > 0 && ProcessHandle.of(postgres.pid()).map(ProcessHandle::isAlive).orElse(false))
                     .as("%s stopped", postgres).isFalse();
             postgres = null;
         }

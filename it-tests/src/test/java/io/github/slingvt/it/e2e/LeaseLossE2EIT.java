@@ -59,7 +59,7 @@ class LeaseLossE2EIT extends PostgresTestSupport {
                 .isEqualTo(200);
 
         postgres.startAgain();
-        SlingInstance.sleep(5_000);
+        SlingInstance.sleep(2_000);
         assertThat(sling.get(READY).statusCode()).as("Oak does not start the store again by itself").isEqualTo(503);
 
         HttpResponse<String> start = ConsoleConfigs.post(sling.baseUrl(),

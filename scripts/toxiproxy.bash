@@ -14,7 +14,12 @@ toxiproxy_binary() {
         return 0
     fi
     local tools="$STATE_DIR/tools" binary="$STATE_DIR/tools/toxiproxy-server-$TOXIPROXY_VERSION" go
+    mkdir -p "$tools"
+    # One build at a time: test starts one in the background while Maven builds, and a test may ask meanwhile.
+    exec 8> "$tools/toxiproxy.lock"
+    flock 8
     if [[ -x "$binary" ]]; then
+        flock -u 8
         echo "$binary"
         return 0
     fi
@@ -22,11 +27,11 @@ toxiproxy_binary() {
     [[ -z "$go" && -x /usr/local/go/bin/go ]] && go=/usr/local/go/bin/go
     [[ -n "$go" ]] || die "toxiproxy is needed (network latency between Sling and PostgreSQL) and Go is not installed to build it; install Go (https://go.dev/dl/) or set SLING_VT_TOXIPROXY to a toxiproxy-server binary"
     info "building toxiproxy $TOXIPROXY_VERSION from its Go module (about a minute, once) into $tools"
-    mkdir -p "$tools"
     # Its own GOPATH and module cache under .sling-vt, writable so that a clean checkout can delete it.
     GOBIN="$tools/gobin" GOPATH="$STATE_DIR/gopath" GOFLAGS=-modcacherw "$go" install "$TOXIPROXY_MODULE@$TOXIPROXY_VERSION" >&2 \
         || die "building toxiproxy failed (see above); set SLING_VT_TOXIPROXY to a toxiproxy-server binary instead"
     mv "$tools/gobin/server" "$binary"
     rmdir "$tools/gobin" 2>/dev/null || true
+    flock -u 8
     echo "$binary"
 }

@@ -74,7 +74,8 @@ def write(out, latencies):
     head = ["# Oak on PostgreSQL across a network: one-way latency " + ", ".join(f"{l} ms" for l in latencies), "",
             "One run per latency (toxiproxy between the instances and PostgreSQL, `--latency`), the same plan each: "
             "see each `latency-<MS>ms/results.md` for every figure. Round trips per request: Oak's, counted by the "
-            "bundle jdbc-round-trips (vt-unbounded's). Network wait = round trips × 2 × latency. Bound = Little's law, "
+            "bundle jdbc-round-trips (vt-unbounded's), one per borrowed connection. Network wait = round trips × 2 × "
+            "latency: a lower bound, since a borrow may take more than one round trip. Bound = Little's law, "
             "requests in flight (min(C, 200) for the pool, C for virtual threads) ÷ the configuration's mean latency "
             "at the lowest C. Verdict: virtual / pool beyond the A/A spread of vt-unbounded and its twin, else "
             "undecided.", "",

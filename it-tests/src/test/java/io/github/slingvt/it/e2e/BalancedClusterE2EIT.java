@@ -78,7 +78,7 @@ class BalancedClusterE2EIT extends PostgresTestSupport {
                     "maxQueuedRequests", List.of("0")));
             long redispatchedBefore = redispatches(cluster);
             List<Outcome> refused = underLoad(lb, 8, () -> {
-                SlingInstance.sleep(3_000);
+                SlingInstance.sleep(2_000);
                 return "";
             }, "/bin/vt/work.json?idleDelay=100");
             ConsoleConfigs.delete(cluster.node(1).baseUrl(), HTTP_PID);
@@ -94,12 +94,12 @@ class BalancedClusterE2EIT extends PostgresTestSupport {
             long pidB = cluster.nodePid(2);
             long[] killedAt = new long[2];
             List<Outcome> kill = underLoad(lb, 2, () -> {
-                SlingInstance.sleep(3_000);
+                SlingInstance.sleep(2_000);
                 killedAt[0] = System.currentTimeMillis();
                 ProcessHandle.of(pidB).ifPresent(ProcessHandle::destroyForcibly);
                 await(() -> !ProcessHandle.of(pidB).map(ProcessHandle::isAlive).orElse(false), "node 2 dead", 30);
                 killedAt[1] = System.currentTimeMillis();
-                SlingInstance.sleep(6_000);
+                SlingInstance.sleep(5_000);
                 return "";
             });
             List<Outcome> failed = kill.stream().filter(o -> !o.ok()).toList();
@@ -114,7 +114,7 @@ class BalancedClusterE2EIT extends PostgresTestSupport {
                             .isLessThanOrEqualTo(killedAt[1]))
                     .allSatisfy(o -> assertThat(o.endedMillis()).as("ended once the kill began")
                             .isGreaterThanOrEqualTo(killedAt[0]));
-            assertThat(kill.stream().filter(o -> o.ok() && o.sentMillis() > killedAt[0] + 3_000).count())
+            assertThat(kill.stream().filter(o -> o.ok() && o.sentMillis() > killedAt[0] + 2_000).count())
                     .as("requests served after the kill").isGreaterThan(20);
 
             // Every acknowledged write, also those node 2 had not yet made visible, is read on node 1 after recovery.

@@ -7,13 +7,7 @@
 # Prints the path of a Chromium binary: SLING_VT_CHROMIUM, else chromium or chromium-browser on the PATH, else Debian's
 # chromium package installed with apt-get (as root only).
 chromium_binary() {
-    if [[ -n "${SLING_VT_CHROMIUM:-}" ]]; then
-        # An explicit choice that does not work is an error, not a reason to look elsewhere.
-        [[ -f "$SLING_VT_CHROMIUM" && -x "$SLING_VT_CHROMIUM" ]] \
-            || die "SLING_VT_CHROMIUM=$SLING_VT_CHROMIUM is not an executable file; point it to a Chromium or Chrome binary, or unset it"
-        echo "$SLING_VT_CHROMIUM"
-        return 0
-    fi
+    explicit_binary SLING_VT_CHROMIUM "a Chromium or Chrome binary" && return 0
     local name
     for name in chromium chromium-browser; do
         if command -v "$name" >/dev/null 2>&1; then

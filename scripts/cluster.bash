@@ -11,12 +11,7 @@ CLUSTER_DEFAULT_DIR="$STATE_DIR/cluster"
 # Prints the HAProxy binary: SLING_VT_HAPROXY, else haproxy on the PATH or in the sbin folders (a CI PATH may lack
 # them), else Debian's haproxy package installed with apt-get (as root only).
 haproxy_binary() {
-    if [[ -n "${SLING_VT_HAPROXY:-}" ]]; then
-        [[ -f "$SLING_VT_HAPROXY" && -x "$SLING_VT_HAPROXY" ]] \
-            || die "SLING_VT_HAPROXY=$SLING_VT_HAPROXY is not an executable file; point it to HAProxy (2.4 or newer), or unset it"
-        echo "$SLING_VT_HAPROXY"
-        return 0
-    fi
+    explicit_binary SLING_VT_HAPROXY "HAProxy (2.4 or newer)" && return 0
     local candidate
     for candidate in "$(command -v haproxy 2>/dev/null || true)" /usr/sbin/haproxy /usr/local/sbin/haproxy; do
         if [[ -n "$candidate" && -x "$candidate" ]]; then

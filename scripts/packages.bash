@@ -26,3 +26,12 @@ debian_install() {
     fi
     rm -f "$log"
 }
+
+# The binary an environment variable names ($1: its name, $2: what it must be), printed; returns 1 when the variable is
+# unset. An explicit choice that does not work is an error, not a reason to look elsewhere.
+explicit_binary() {
+    local name="$1" what="$2" value="${!1:-}"
+    [[ -n "$value" ]] || return 1
+    [[ -f "$value" && -x "$value" ]] || die "$name=$value is not an executable file; point it to $what, or unset it"
+    echo "$value"
+}

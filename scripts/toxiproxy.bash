@@ -7,12 +7,7 @@ TOXIPROXY_VERSION="v2.12.0"
 # Prints the toxiproxy server binary: SLING_VT_TOXIPROXY, else the one built earlier into .sling-vt/tools, else built
 # now from its Go module with the Go toolchain (go on the PATH or in /usr/local/go/bin).
 toxiproxy_binary() {
-    if [[ -n "${SLING_VT_TOXIPROXY:-}" ]]; then
-        [[ -f "$SLING_VT_TOXIPROXY" && -x "$SLING_VT_TOXIPROXY" ]] \
-            || die "SLING_VT_TOXIPROXY=$SLING_VT_TOXIPROXY is not an executable file; point it to toxiproxy-server, or unset it"
-        echo "$SLING_VT_TOXIPROXY"
-        return 0
-    fi
+    explicit_binary SLING_VT_TOXIPROXY "toxiproxy-server" && return 0
     local tools="$STATE_DIR/tools" binary="$STATE_DIR/tools/toxiproxy-server-$TOXIPROXY_VERSION" go
     mkdir -p "$tools"
     # One build at a time: test starts one in the background while Maven builds, and a test may ask meanwhile.

@@ -54,8 +54,9 @@ class BalancedClusterE2EIT extends PostgresTestSupport {
             int idA = repository(cluster.node(1)).path("clusterId").asInt();
             int idB = repository(cluster.node(2)).path("clusterId").asInt();
             assertThat(idA).as("cluster ids").isPositive().isNotEqualTo(idB);
-            assertThat(cluster.status().keySet()).containsExactly("node-1", "node-2");
-            assertThat(cluster.status().values()).allSatisfy(row -> assertThat(row.path("status").asText()).isEqualTo("UP"));
+            Map<String, JsonNode> balancer = cluster.status();
+            assertThat(balancer.keySet()).containsExactly("node-1", "node-2");
+            assertThat(balancer.values()).allSatisfy(row -> assertThat(row.path("status").asText()).isEqualTo("UP"));
             assertThat(lb.postForm(RUN, Map.of("title", "parent"), true).statusCode()).isEqualTo(201);
             for (int n = 1; n <= 2; n++) {
                 HttpEndpoint node = cluster.node(n);

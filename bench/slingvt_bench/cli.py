@@ -37,7 +37,7 @@ def main():
     ap.add_argument("--decisive-rounds", type=int,
                     help="after the grid, measure the decisive points (a target's ratio within 15 %% or twice the A/A "
                          "spread of its goal) again until they have this many rounds (full run: 3; 1 = off)")
-    ap.add_argument("--decisive-points", type=int, default=6,
+    ap.add_argument("--decisive-points", type=int, default=None,
                     help="at most this many decisive points get the extra rounds, closest to their goal first")
     ap.add_argument("--points", help="comma-separated WORKLOAD:C pairs: measure only these points of the plan "
                     "(e.g. repo200:8000,page:4000)")
@@ -111,6 +111,8 @@ def main():
         plan["concurrency"] = [int(c) for c in args.concurrency.split(",")]
     if args.decisive_rounds is None:
         args.decisive_rounds = plan.get("decisive_rounds", 1)
+    if args.decisive_points is None:
+        args.decisive_points = plan.get("decisive_points", 6)
     for k in ("duration", "warmup"):
         if getattr(args, k) is None:
             setattr(args, k, plan[k])

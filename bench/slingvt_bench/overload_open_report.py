@@ -5,11 +5,10 @@ import os
 from . import overload_open as ov
 from .data import num
 from .openload import OHA_VERSION
-from .plan import DEFAULT_VIRTUAL
+from .plan import DEFAULT_VIRTUAL, aa_pair
 from .verdicts import verdict
 
 REFERENCE = "kernel-200"
-AA = ("vt-unbounded", "vt-unbounded-twin")  # the A/A pair: two identical instances, the machine's noise
 
 
 def key(r):
@@ -21,8 +20,8 @@ def index(rows):
 
 
 def aa_spread(by, w, fr, field):
-    """|vt-unbounded : twin - 1| in field at this overload point, or None without both measured."""
-    a, b = (by.get((cf, w, fr)) for cf in AA)
+    """|A : its twin - 1| (plan.aa_pair) in field at this overload point, or None without both measured."""
+    a, b = (by.get((cf, w, fr)) for cf in aa_pair({c for c, *_ in by}))
     if not a or not b or a.get("failed") or b.get("failed"):
         return None
     x, y = num(a.get(field)), num(b.get(field))

@@ -82,6 +82,9 @@ def run(args, live, plan, rows, pdir, out):
     """Every workload at ov.FRACTIONS of the reference's capacity, configurations interleaved per rate; overload.csv
     and overload-series.csv rewritten after every point. A run that fails gives a failed row."""
     path, spath = os.path.join(out, "overload.csv"), os.path.join(out, "overload-series.csv")
+    # A plan may drive fewer configurations into overload than its closed grid (overload_configs).
+    only = plan.get("overload_configs") if not getattr(args, "configs", None) else None
+    live = [i for i in live if not only or i.name in only]
     done, series = ov.read_csv(path), ov.read_csv(spath)
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]

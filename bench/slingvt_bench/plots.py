@@ -13,6 +13,7 @@ from .data import num
 
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
           "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd",
+          "vt-adaptive-twin": "#f7b6d2",
           "vt-cap-100": "#8c564b", "vt-adaptive": "#e377c2", "vt-adaptive-queue": "#bcbd22"}
 ALPHAS = (0.4, 0.95)  # open-model loads, lighter for the lower rate
 PLOT_SKIP = {"park10s"}  # a single concurrency: a table row, not a plot

@@ -179,10 +179,13 @@ def open_model(args, live, plan, rows, pdir, out):
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     # --quick: the 90 % rate only, 10 s each, so that the quick run stays under 10 minutes.
-    fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS, openload.DURATION_S)
+    fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS,
+                                                            plan.get("open_duration", openload.DURATION_S))
+    # A plan may run the open model on fewer configurations than its closed grid (open_configs).
+    only = plan.get("open_configs") if not getattr(args, "configs", None) else None
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
-        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname]) and (not only or i.name in only)]
         ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
         for fraction, rate in rates:
             conns = openload.connections(rate, w["r_ms"])

@@ -3,21 +3,23 @@ is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
+from .plan import aa_pair
 
 
 def aa_spread(d, w, c, field="thr"):
-    """How far two identical instances (vt-unbounded and its twin) differed at this point, as a fraction (0.04 = 4 %),
-    or None when the twin was not measured here; in throughput, or in another field (cpu_ms, threads_max)."""
-    rs = d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c, field)
+    """How far two identical instances (plan.aa_pair) differed at this point, as a fraction (0.04 = 4 %), or None
+    when the twin was not measured here; in throughput, or in another field (cpu_ms, threads_max)."""
+    rs = d.round_ratios(*aa_pair(d.configs), w, c, field)
     return max(abs(r - 1) for r in rs) if rs else None
 
 
 def aa_line(d):
-    aa = [(w, c, d.round_ratios("vt-unbounded", "vt-unbounded-twin", w, c)) for w, c in d.points()]
+    a, b = aa_pair(d.configs)
+    aa = [(w, c, d.round_ratios(a, b, w, c)) for w, c in d.points()]
     flat = sorted(x for _, _, rs in aa for x in rs)
     if not flat:
         return []
-    return [("A/A control (not a target): vt-unbounded : vt-unbounded-twin, two identical instances",
+    return [(f"A/A control (not a target): {a} : {b}, two identical instances",
              f"{len(flat)} measurements, {flat[0]:.2f}–{flat[-1]:.2f}×", "info")]
 
 
@@ -225,8 +227,8 @@ DECISIVE_MARGIN = 0.15
 
 def decisive_points(d, grid, default_virtual, nproc, limit):
     """The points whose verdict one round cannot settle, closest to its goal first, at most `limit`: the default
-    virtual setup against the better kernel pool and felix-virtual (goal 1.0), adaptive against unbounded at C=100
-    (0.97), and R1s at C=4,000/8,000 as a share of min(C/R, X_cpu) (0.9)."""
+    virtual setup against the better kernel pool and felix-virtual (goal 1.0), against unbounded at R1s and R100ms from
+    C=1,000 (0.97: the wins of unbounded kept), and R1s at C=4,000/8,000 as a share of min(C/R, X_cpu) (0.9)."""
     gaps = {}
 
     def consider(w, c, r, goal):
@@ -240,8 +242,8 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
         for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
                 consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)
-        if c == 100 and w in ("R10ms", "R100ms"):
-            consider(w, c, d.ratio("vt-adaptive", "vt-unbounded", w, c), 0.97)
+        if c >= 1000 and w in ("R1s", "R100ms") and default_virtual != "vt-unbounded":
+            consider(w, c, d.ratio(default_virtual, "vt-unbounded", w, c), 0.97)
         if w == "R1s" and c in (4000, 8000):
             thr, lim = num(d.get(default_virtual, w, c, "thr")), physical_limit(d, w, c, nproc)
             consider(w, c, thr / lim if thr and lim else None, 0.9)

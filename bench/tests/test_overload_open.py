@@ -94,7 +94,7 @@ def orow(cf, fr, ok_per_s, p99, losses=0, s503=0, own=1000.0, failed=""):
                 losses=str(losses), s503=str(s503), failed=failed, duration_s="60", timeout_s="10", sent="100")
 
 
-CAP = "vt-unbounded ≥ 90 % of its own closed-model capacity (at most the offered rate)"
+CAP = "vt-adaptive ≥ 90 % of its own closed-model capacity (at most the offered rate)"
 
 
 class OverloadTargetsTest(unittest.TestCase):
@@ -103,40 +103,40 @@ class OverloadTargetsTest(unittest.TestCase):
         return {t.split(": ", 1)[1]: v for t, _, v in rep.targets(rows)}
 
     def test_met_missed_and_not_applicable(self):
-        v = self.verdicts([orow("kernel-200", 1.3, 200, 9000, losses=500), orow("vt-unbounded", 1.3, 230, 1200)])
-        self.assertEqual(v["vt-unbounded answers in time/s ≥ kernel-200's"], "met")
+        v = self.verdicts([orow("kernel-200", 1.3, 200, 9000, losses=500), orow("vt-adaptive", 1.3, 230, 1200)])
+        self.assertEqual(v["vt-adaptive answers in time/s ≥ kernel-200's"], "met")
         # 230 of min(offered 260, own 1000): 88 %
         self.assertEqual(v[CAP], "MISSED")
-        v = self.verdicts([orow("kernel-200", 1.3, 200, 9000, losses=500), orow("vt-unbounded", 1.3, 240, 1200)])
+        v = self.verdicts([orow("kernel-200", 1.3, 200, 9000, losses=500), orow("vt-adaptive", 1.3, 240, 1200)])
         self.assertEqual(v[CAP], "met")  # 92 % of the offered 260, although only 24 % of its own 1000
-        self.assertEqual(v["vt-unbounded p99 of its answers ≤ kernel-200's"], "met")
-        self.assertEqual(v["vt-unbounded zero 503 where kernel-200 answered every request in time"], "not applicable")
-        v = self.verdicts([orow("kernel-200", 1.3, 260, 900), orow("vt-unbounded", 1.3, 250, 1200, s503=3, own=270)])
-        self.assertEqual(v["vt-unbounded answers in time/s ≥ kernel-200's"], "MISSED")
+        self.assertEqual(v["vt-adaptive p99 of its answers ≤ kernel-200's"], "met")
+        self.assertEqual(v["vt-adaptive zero 503 where kernel-200 answered every request in time"], "not applicable")
+        v = self.verdicts([orow("kernel-200", 1.3, 260, 900), orow("vt-adaptive", 1.3, 250, 1200, s503=3, own=270)])
+        self.assertEqual(v["vt-adaptive answers in time/s ≥ kernel-200's"], "MISSED")
         self.assertEqual(v[CAP], "met")  # 250 of min(260, own 270)
-        self.assertEqual(v["vt-unbounded p99 of its answers ≤ kernel-200's"], "MISSED")
-        self.assertEqual(v["vt-unbounded zero 503 where kernel-200 answered every request in time"], "MISSED")
+        self.assertEqual(v["vt-adaptive p99 of its answers ≤ kernel-200's"], "MISSED")
+        self.assertEqual(v["vt-adaptive zero 503 where kernel-200 answered every request in time"], "MISSED")
 
     def test_a_ratio_within_the_twins_spread_is_undecided(self):
-        v = self.verdicts([orow("kernel-200", 2.0, 200, 900), orow("vt-unbounded", 2.0, 196, 800),
-                           orow("vt-unbounded-twin", 2.0, 180, 800)])
-        self.assertTrue(v["vt-unbounded answers in time/s ≥ kernel-200's"].startswith("undecided"))
+        v = self.verdicts([orow("kernel-200", 2.0, 200, 900), orow("vt-adaptive", 2.0, 196, 800),
+                           orow("vt-adaptive-twin", 2.0, 180, 800)])
+        self.assertTrue(v["vt-adaptive answers in time/s ≥ kernel-200's"].startswith("undecided"))
 
     def test_a_failed_point_is_missed_on_every_target(self):
-        for rows in ([orow("kernel-200", 2.0, 200, 900), orow("vt-unbounded", 2.0, 0, 0, failed="oha exited 1")],
-                     [orow("kernel-200", 2.0, 0, 0, failed="down"), orow("vt-unbounded", 2.0, 300, 500)],
+        for rows in ([orow("kernel-200", 2.0, 200, 900), orow("vt-adaptive", 2.0, 0, 0, failed="oha exited 1")],
+                     [orow("kernel-200", 2.0, 0, 0, failed="down"), orow("vt-adaptive", 2.0, 300, 500)],
                      [orow("kernel-200", 2.0, 200, 900)]):
             v = rep.targets(rows)
             self.assertEqual(len(v), 4)
             self.assertTrue(all(x.startswith("MISSED (failed") for _, _, x in v), v)
 
     def test_section_lists_losses_first_and_flags_a_short_run(self):
-        rows = [dict(orow("vt-unbounded", 2.0, 390, 1100, losses=5), sent="24000"),
+        rows = [dict(orow("vt-adaptive", 2.0, 390, 1100, losses=5), sent="24000"),
                 dict(orow("kernel-200", 2.0, 200, 9500, losses=12000), sent="24000", duration_s="20")]
         with tempfile.TemporaryDirectory() as out:
             ov.write_csv(os.path.join(out, "overload.csv"), rows)
             text = rep.section(out)
-        self.assertLess(text.index("| kernel-200 | 12000 |"), text.index("| vt-unbounded | 5 |"))
+        self.assertLess(text.index("| kernel-200 | 12000 |"), text.index("| vt-adaptive | 5 |"))
         self.assertIn("Shorter than the phase is meant to run", text)
 
 

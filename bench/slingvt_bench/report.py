@@ -9,6 +9,7 @@ from . import openload
 from . import overload_open
 from . import overload_open_report
 from . import plots
+from . import safe_default
 from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
 from .report_notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
 from .plots import PLOT_SKIP
@@ -136,7 +137,7 @@ def database_table(d, meta):
     return L
 
 
-def markdown(d, meta):
+def markdown(d, meta, lead=""):
     m = meta.get("machine", {})
     L = []
     title = "Quick benchmark" if meta.get("quick") else "Benchmark"
@@ -173,7 +174,9 @@ def markdown(d, meta):
         L.append(f"- **{w}** — {wl.get('desc', '')}: `{path}{wl.get('params', '')}`")
     L.append("")
 
-    L.append("## Targets\n")
+    if lead:
+        L.append(lead)
+    L.append("## Targets\n" if not lead else "## Targets of the earlier issues (#13)\n")
     L.append("| target | measured | verdict |")
     L.append("|---|---|---|")
     for t, v, vd in targets(d, meta):
@@ -274,7 +277,8 @@ def write_all(out):
         meta = {}
     d = Data(rows)
     with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(markdown(d, meta) + openload.section(out) + overload_open_report.section(out))
+        f.write(markdown(d, meta, safe_default.section(out, d)) + openload.section(out)
+                + overload_open_report.section(out))
     plots.write_plots(out, d, meta)
     plots.latency_plots(out, openload.read_csv(os.path.join(out, "openmodel.csv")))
     plots.overload_plots(out, overload_open.read_csv(os.path.join(out, "overload-series.csv")),

@@ -220,6 +220,17 @@ def detector_target(d):
              judged(d, ["vt-unbounded", "vt-no-detector"], both, med, 0.97, sp))]
 
 
+# A point where every configuration reached this share of Little's bound C/R is decided by the bound.
+AT_BOUND = 0.97
+
+
+def at_bound(d, w, c):
+    """Whether every configuration measured at this point made at least AT_BOUND of C/R."""
+    pts = [(num(d.get(cf, w, c, "thr")), num(d.get(cf, w, c, "little_bound_rps"))) for cf in d.configs
+           if (cf, w, c) in d.by]
+    return bool(pts) and all(t and b and t >= AT_BOUND * b for t, b in pts)
+
+
 # A ratio this close to its goal (or within twice the A/A spread of it) may land on the other side with one more
 # round: such a point is decisive and gets the extra rounds of --decisive-rounds.
 DECISIVE_MARGIN = 0.15
@@ -239,6 +250,8 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
             gaps[(w, c)] = min(gaps.get((w, c), gap), gap)
 
     for w, c in grid:
+        if at_bound(d, w, c):
+            continue  # every configuration made C/R: physics decided the point, more rounds cannot
         for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
                 consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)

@@ -96,6 +96,13 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("page", 4000), ("repo200", 8000)])
         self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 1), [("page", 4000)])
 
+    def test_a_point_every_configuration_took_to_littles_bound_is_not_decisive(self):
+        rows = [dict(config=cf, workload="R1s", concurrency="100", round="1", rps_steady=str(t), rps="",
+                     little_bound_rps="100.0") for cf, t in (("vt-unbounded", 99.6), ("kernel-200", 100.0))]
+        rows += [dict(r, workload="page", concurrency="8000", little_bound_rps="80000.0") for r in rows]
+        grid = [("R1s", 100), ("page", 8000)]
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("page", 8000)])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,90 @@
+"""The targets of a default that is safe to switch on (issue #27), judged for plan.DEFAULT_VIRTUAL against its A/A
+twin's spread: the closed model against the better kernel pool and against unbounded, no 503 where kernel-200
+answered everything, and the open model's p99 below capacity. The overload targets are overload_open_report's."""
+import os
+
+from . import openload, overload_open, overload_open_report
+from .data import fmt_ratio, num
+from .plan import AA, DEFAULT_VIRTUAL
+from .verdicts import aa_spread, better_kernel, judged, verdict
+
+UNBOUNDED = "vt-unbounded"
+REFERENCE = "kernel-200"
+KEPT_WINS = ("R100ms", "R1s")  # where unbounded's wins must stay: C >= 1,000
+KEPT_GOAL = 0.97
+
+
+def applies(d):
+    """Whether this run measured the judged default with its twin (runs before 2026-11-26 did not)."""
+    return all(c in d.configs for c in AA)
+
+
+def closed(d, v=DEFAULT_VIRTUAL):
+    """(target, measured, verdict) per point: v against the better kernel pool (goal 1.0) and, at R100ms / R1s from
+    C = 1,000, against unbounded (goal 0.97); then no 503 where kernel-200 answered every request."""
+    out = []
+    for w, c in d.points():
+        b = better_kernel(d, w, c)
+        if b is None:
+            continue
+        r = d.ratio(v, b, w, c)
+        out.append((f"closed {w} C={c:,}: {v} ≥ 1.0 × the better kernel pool ({b})", fmt_ratio(r),
+                    judged(d, [v, b], [(w, c)], r, 1.0, aa_spread(d, w, c))))
+    for w, c in d.points():
+        if w in KEPT_WINS and c >= 1000 and (UNBOUNDED, w, c) in d.by:
+            r = d.ratio(v, UNBOUNDED, w, c)
+            out.append((f"closed {w} C={c:,}: {v} ≥ {KEPT_GOAL} × {UNBOUNDED} (its wins kept)", fmt_ratio(r),
+                        judged(d, [v, UNBOUNDED], [(w, c)], r, KEPT_GOAL, aa_spread(d, w, c))))
+    clean = [(w, c) for w, c in d.points() if (REFERENCE, w, c) in d.by and not d.failed(REFERENCE, w, c)
+             and not num(d.get(REFERENCE, w, c, "socket_errors")) and not num(d.get(REFERENCE, w, c, "non2xx"))]
+    bad = [f"{w} C={c:,}: {int(num(d.get(v, w, c, 'non2xx')) or 0):,} non-2xx" for w, c in clean
+           if num(d.get(v, w, c, "non2xx"))]
+    out.append((f"closed: {v} no 503 (no non-2xx) at every point where {REFERENCE} answered every request",
+                f"{len(clean)} such points" + (": " + "; ".join(bad) if bad else ", 0 non-2xx"),
+                "not measured" if not clean else "MISSED: " + "; ".join(bad) if bad else "met"))
+    return out
+
+
+def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+    """(target, measured, verdict) per workload and load below capacity: v's p99 ≤ ref's, undecided within the
+    twins' difference in p99 there; a failed run of either is MISSED."""
+    by = {(r["config"], r["workload"], float(r["fraction"])): r for r in rows}
+    out = []
+    for w, fr in dict.fromkeys((r["workload"], float(r["fraction"])) for r in rows):
+        a, k = by.get((v, w, fr)), by.get((ref, w, fr))
+        label = f"open model {w} at {round(fr * 100)} % of {ref}'s capacity: {v} p99 ≤ {ref}'s"
+        if not a or not k or a.get("failed") or k.get("failed"):
+            out.append((label, "failed or not measured", "MISSED"))
+            continue
+        pa, pk = num(a.get("p99_ms")), num(k.get("p99_ms"))
+        t = by.get((AA[1], w, fr))
+        pt = num(t.get("p99_ms")) if t and not t.get("failed") else None
+        spread = abs(pa / pt - 1) if pa and pt else None
+        out.append((label, f"{pa:,.1f} vs {pk:,.1f} ms" + (f" (twin {pt:,.1f})" if pt else ""),
+                    verdict(pk / pa, 1.0, spread) if pa and pk else "not measured"))
+    return out
+
+
+def section(out, d):
+    """The results.md section with every target of the safe default, misses first, or "" for older runs."""
+    if not applies(d):
+        return ""
+    rows = closed(d)
+    rows += open_p99(openload.read_csv(os.path.join(out, "openmodel.csv")))
+    rows += [(f"overload {t}", m, vd) for t, m, vd in
+             overload_open_report.targets(overload_open.read_csv(os.path.join(out, "overload.csv")))]
+    missed = [t for t in rows if t[2].startswith("MISSED")]
+    undecided = [t for t in rows if t[2].startswith("undecided")]
+    met = [t for t in rows if t[2] == "met"]
+    rest = [t for t in rows if t not in missed + undecided + met]
+    L = ["## Targets of the default (`maxConcurrentRequests=auto`)\n",
+         f"{DEFAULT_VIRTUAL} against the better kernel pool and {UNBOUNDED} in the closed model, against "
+         f"{REFERENCE} in the open model and at overload. A ratio within the A/A spread of its goal ({AA[0]} : "
+         f"{AA[1]}, two identical instances, largest difference over the rounds of that point) is undecided, never "
+         f"met. {len(missed)} missed, {len(undecided)} undecided, {len(met)} met, {len(rest)} not applicable or "
+         "not measured; misses first.\n",
+         "| target | measured | verdict |", "|---|---|---|"]
+    for t, m, vd in missed + undecided + met + rest:
+        mark = "✅ met" if vd == "met" else "❌ " + vd if vd.startswith("MISSED") else vd
+        L.append(f"| {t} | {m} | {mark} |")
+    return "\n".join(L) + "\n\n"

@@ -233,7 +233,7 @@ def run_slow(args, out, cfg):
                                 "org.apache.felix.http.jetty.virtualthreads.enable": False,
                                 "org.apache.felix.http.timeout": cfg["idle_timeout_ms"]}}
     inst = OverloadInstance(args, "slowloris", os.path.join(out, "instances", "slowloris"), port,
-                            "-Xmx1g -XX:+UseG1GC", configs, "Max concurrent requests: unbounded")
+                            "-Xmx1g -XX:+UseG1GC", configs, "Max concurrent requests: auto")  # the default
     res = dict(config=cfg, instance=inst.info)
     try:
         inst.start()

@@ -32,8 +32,11 @@ public record ThreadingSettings(
     static final int DEFAULT_ADAPTIVE_MIN = 20;
     static final int DEFAULT_ADAPTIVE_MAX = 10_000;
 
-    public static final ThreadingSettings DEFAULTS =
-            new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1, 200, AUTO);
+    /** Virtual mode with admission by the carriers ({@value #ADAPTIVE}), decision 0023. */
+    public static final ThreadingSettings DEFAULTS = new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1,
+            200, AUTO, true, DEFAULT_ADAPTIVE_MIN, DEFAULT_ADAPTIVE_MAX);
+    /** What {@code integerOrKeyword} answers when maxConcurrentRequests is absent (or refused): the default, auto. */
+    private static final int CAP_ABSENT = -1;
 
     /** A fixed cap (or none): no adaptive admission. */
     public ThreadingSettings(ThreadingMode mode, int maxConcurrentRequests, long queueTimeoutMillis,
@@ -83,7 +86,10 @@ public record ThreadingSettings(
             platform = AUTO;
         }
         Integer cap = r.isKeyword("maxConcurrentRequests", UNBOUNDED) ? Integer.valueOf(0)
-                : r.integerOrKeyword("maxConcurrentRequests", ADAPTIVE, DEFAULTS.maxConcurrentRequests, 0, 1_000_000);
+                : r.integerOrKeyword("maxConcurrentRequests", ADAPTIVE, CAP_ABSENT, 0, 1_000_000);
+        if (cap != null && cap == CAP_ABSENT) {
+            cap = null; // absent: the default, admission by the carriers (a refused value changes nothing anyway)
+        }
         int min = r.integer("adaptiveMinLimit", DEFAULT_ADAPTIVE_MIN, 1, 1_000_000);
         int max = r.integer("adaptiveMaxLimit", DEFAULT_ADAPTIVE_MAX, 1, 1_000_000);
         if (max < min) {

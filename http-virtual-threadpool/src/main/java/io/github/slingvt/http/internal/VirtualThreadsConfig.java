@@ -26,22 +26,23 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Max concurrent requests",
-            description = "Virtual mode only. unbounded (or 0): every request gets its virtual thread at once. A number "
-                    + "from 1 to 1000000: a request is admitted before its virtual thread is created, so running "
-                    + "requests and live request threads never exceed this number; others wait in a bounded queue "
-                    + "(queue timeout). auto: adaptive admission by the carrier threads: every request is admitted while"
-                    + " the carriers have room; when runnable virtual threads wait for a carrier, the limit moves "
-                    + "towards the requests that keep about four runnable per carrier (between the adaptive min and max "
-                    + "limits) and the rest wait, first in first out, up to the client timeout; a waiting request "
-                    + "whose client closed the connection is dropped, and when the oldest has waited half of the "
-                    + "clients' patience the newest go first. With Oak on a database, every request in flight may "
-                    + "wait for a pooled connection: keep the cap divided by the database's round trips per second far"
-                    + " below the pool's maxWait.")
-    String maxConcurrentRequests() default "0";
+            description = "Virtual mode only. auto (the default): admission by the carrier threads: every request is "
+                    + "admitted while the carriers have room; when runnable virtual threads wait for a carrier, the "
+                    + "limit moves towards the requests that keep about four runnable per carrier (between the "
+                    + "adaptive min and max limits) and the rest wait, first in first out, up to the client timeout; "
+                    + "a waiting request whose client closed the connection is dropped, and when the oldest has waited "
+                    + "half of the clients' patience the newest go first. unbounded (or 0): every request gets its "
+                    + "virtual thread at once, also when the carriers are saturated. A number from 1 to 1000000: a "
+                    + "request is admitted before its virtual thread is created, so running requests and live request "
+                    + "threads never exceed this number; others wait in a bounded queue (queue timeout). With Oak on a "
+                    + "database, every request in flight may wait for a pooled connection: keep the cap divided by the "
+                    + "database's round trips per second far below the pool's maxWait.")
+    String maxConcurrentRequests() default "auto";
 
     @AttributeDefinition(
             name = "Adaptive min limit",
-            description = "maxConcurrentRequests=auto: the cap never falls below this. 1 to 1000000.")
+            description = "maxConcurrentRequests=auto: the cap never falls below this. On JDK 21 to 23, where the "
+                    + "machine's CPU load stands in for the carriers, it never falls below 200 either. 1 to 1000000.")
     int adaptiveMinLimit() default 20;
 
     @AttributeDefinition(

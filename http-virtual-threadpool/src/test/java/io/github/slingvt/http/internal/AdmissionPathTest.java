@@ -43,6 +43,7 @@ class AdmissionPathTest {
     @Test
     void requestsRunningBeforeASwitchToACapCountAgainstIt() throws Exception {
         // Unbounded: three slow requests run on virtual threads without passing the gate.
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 0));
         List<CompletableFuture<HttpResponse<String>>> slow = List.of(jetty.getAsync("/probe?sleep=1500"),
                 jetty.getAsync("/probe?sleep=1500"), jetty.getAsync("/probe?sleep=1500"));
         awaitRunning(3);

@@ -13,11 +13,24 @@ import org.junit.jupiter.api.Test;
 class ThreadingSettingsTest {
 
     @Test
-    void defaultsAreVirtualAndUnbounded() {
+    void defaultsAreVirtualWithAdmissionByTheCarriers() {
         ThreadingSettings s = ThreadingSettings.DEFAULTS;
         assertThat(s.mode()).isEqualTo(ThreadingMode.VIRTUAL);
-        assertThat(s.bounded()).isFalse();
+        assertThat(s.adaptive()).isTrue();
+        assertThat(s.capLabel()).isEqualTo("auto");
         assertThat(s.kernelMaxThreads()).isEqualTo(200);
+        assertThat(read(Map.of())).isEqualTo(s);
+        assertThat(read(Map.of("mode", "virtual"))).isEqualTo(s);
+    }
+
+    @Test
+    void unboundedStaysAvailableByNameAndAsZero() {
+        for (Object unbounded : new Object[] {"unbounded", " Unbounded ", "0", 0}) {
+            ThreadingSettings s = read(Map.of("maxConcurrentRequests", unbounded));
+            assertThat(s.bounded()).as("%s", unbounded).isFalse();
+            assertThat(s.adaptive()).as("%s", unbounded).isFalse();
+            assertThat(s.capLabel()).isEqualTo("0");
+        }
     }
 
     @Test
@@ -79,7 +92,7 @@ class ThreadingSettingsTest {
         assertThat(read(Map.of("maxConcurrentRequests", 40)).maxConcurrentRequests()).isEqualTo(40);
         assertThat(read(Map.of("maxConcurrentRequests", "40")).maxConcurrentRequests()).isEqualTo(40);
         assertThat(read(Map.of("maxConcurrentRequests", "40")).adaptive()).isFalse();
-        assertThat(read(Map.of()).capLabel()).isEqualTo("0");
+        assertThat(read(Map.of()).capLabel()).isEqualTo("auto");
     }
 
     @Test

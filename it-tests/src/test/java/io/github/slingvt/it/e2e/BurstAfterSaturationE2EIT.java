@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,16 +18,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A burst after saturation with {@code maxConcurrentRequests=auto} (own instance): a minute of CPU-bound anonymous
+ * A burst after saturation in the default settings ({@code maxConcurrentRequests=auto}, own instance): a minute of CPU-bound anonymous
  * load from 200 clients drives the adaptive limit down, then 100 heavy logged-in POSTs arrive at once. A pool would
- * queue and serve them all; so must the admission: every one answered 200, no 503, nothing abandoned.
+ * queue and serve them all; so must the admission: every one answered 200, no 503, nothing abandoned. On JDK 21-23
+ * the limit stops at 200 (the machine's CPU load stands in for the carriers there).
  */
 class BurstAfterSaturationE2EIT extends OwnInstanceTestSupport {
 
     private static final int CLIENTS = 200;
+    /** JDK 24+ counts the carriers' queue; before, the CPU load stands in (AdaptiveAdmission.CPU_SIGNAL_FLOOR). */
+    private static final boolean SCHEDULER_BEAN =
+            Runtime.Version.parse(SlingInstanceBuilder.javaVersion()).feature() >= 24;
     private static final Duration SATURATED = Duration.ofSeconds(60);
     private static final String CPU_BOUND = DemoServletsSupport.WORK_JSON + "?reads=1000&cpuIterations=1000";
     private static final int BURST = 100;
@@ -36,10 +38,8 @@ class BurstAfterSaturationE2EIT extends OwnInstanceTestSupport {
             + "?writes=5&reads=500&cpuIterations=2000";
 
     @Test
-    void aBurstOfLoggedInPostsAfterASaturatedMinuteIsServedWhole(@TempDir Path files) throws Exception {
-        final Path config = OverloadSupport.configFile(files, OverloadSupport.HTTP_PID,
-                Map.of("mode", "virtual", "maxConcurrentRequests", "auto"));
-        startSeeded(SlingInstance.builder("burst").installFile(config));
+    void aBurstOfLoggedInPostsAfterASaturatedMinuteIsServedWhole() throws Exception {
+        startSeeded(SlingInstance.builder("burst"));
         OverloadSupport.awaitStatusText(sling, "Max concurrent requests: auto", Duration.ofSeconds(60));
 
         final int port = OverloadSupport.port(sling);
@@ -91,7 +91,12 @@ class BurstAfterSaturationE2EIT extends OwnInstanceTestSupport {
                 + "burst statuses %s; server before %s, after %s%n", loadOk.get(), loadOther.get(), lowestLimit,
                 before.path("concurrencyLimit").asInt(), statuses, before, after);
 
-        assertThat(lowestLimit).as("the saturated minute drove the adaptive limit below its start").isLessThan(200);
+        if (SCHEDULER_BEAN) {
+            assertThat(lowestLimit).as("the saturated minute drove the adaptive limit below its start").isLessThan(200);
+        } else {
+            // JDK 21-23: the machine's CPU load stands in for the carriers and the limit stops at a pool's 200.
+            assertThat(lowestLimit).as("the CPU load's floor").isEqualTo(200);
+        }
         assertThat(loadOther.get()).as("the saturating load itself: anything but 200").isZero();
         assertThat(statuses).as("every POST of the burst served").isEqualTo(Map.of(200, BURST));
         assertThat(after.path("rejected").asLong() - before.path("rejected").asLong()).as("503s").isZero();

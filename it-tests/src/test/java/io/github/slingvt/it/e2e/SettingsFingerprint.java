@@ -23,7 +23,10 @@ final class SettingsFingerprint {
         StringBuilder out = new StringBuilder();
         String http = sling.get("/system/console/status-slingvt-http.txt", true).body();
         http.lines().filter(l -> l.startsWith("Mode:") || l.startsWith("Max concurrent requests:")
-                || l.startsWith("Kernel max threads:")).forEach(l -> out.append(l).append('\n'));
+                || l.startsWith("Kernel max threads:"))
+                // auto's live limit ("auto (now N)") moves with the load: the setting is what must not change
+                .map(l -> l.replaceAll(" \\(now \\d+\\)", ""))
+                .forEach(l -> out.append(l).append('\n'));
         http.lines().filter(l -> l.startsWith("Pinned virtual threads:"))
                 .forEach(l -> out.append(l.substring(l.indexOf('('))).append('\n'));
         JsonNode pools = awaitPools(sling);

@@ -19,6 +19,12 @@ public final class AdaptiveAdmission {
     public static final long PERIOD_MILLIS = 100;
     /** Where the limit starts: the size of Jetty's own thread pool, the cap a Jetty user had before. */
     public static final int INITIAL_LIMIT = 200;
+    /**
+     * The lowest limit where the machine's CPU load stands in for the carriers (JDK 21 to 23): that load counts other
+     * processes too, so a load that mostly waits could read as saturated; there the limit never falls below the
+     * requests Jetty's default pool would run at once.
+     */
+    public static final int CPU_SIGNAL_FLOOR = INITIAL_LIMIT;
 
     private static final Logger LOG = LoggerFactory.getLogger(AdaptiveAdmission.class);
 
@@ -28,6 +34,8 @@ public final class AdaptiveAdmission {
     private final IntSupplier running;
     private final IntSupplier waiting;
     private final ObjIntConsumer<AdaptiveAdmission> cap;
+    /** adaptiveMinLimit as configured; the limit's own floor may be higher ({@link #CPU_SIGNAL_FLOOR}). */
+    private final int configuredMin;
     /** Written by the clock's thread, read by the status views. */
     private volatile int current;
     private volatile ScheduledFuture<?> ticker;
@@ -41,6 +49,12 @@ public final class AdaptiveAdmission {
      */
     public AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal, IntSupplier running,
             IntSupplier waiting, ObjIntConsumer<AdaptiveAdmission> cap) {
+        this(limit, carriers, signal, running, waiting, cap, limit.min());
+    }
+
+    private AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal,
+            IntSupplier running, IntSupplier waiting, ObjIntConsumer<AdaptiveAdmission> cap, int configuredMin) {
+        this.configuredMin = configuredMin;
         this.limit = limit;
         this.carriers = carriers;
         this.signal = signal;
@@ -54,8 +68,13 @@ public final class AdaptiveAdmission {
     public static AdaptiveAdmission of(int min, int max, IntSupplier running, IntSupplier waiting,
             ObjIntConsumer<AdaptiveAdmission> cap) {
         CarrierSaturation carriers = new CarrierSaturation();
-        return new AdaptiveAdmission(new CarrierLimit(min, max, INITIAL_LIMIT), carriers::read, carriers.signal(),
-                running, waiting, cap);
+        return new AdaptiveAdmission(new CarrierLimit(floor(min, max, carriers.counts()), max, INITIAL_LIMIT),
+                carriers::read, carriers.signal(), running, waiting, cap, min);
+    }
+
+    /** The limit's floor: adaptiveMinLimit, raised to {@link #CPU_SIGNAL_FLOOR} (at most max) without counts. */
+    static int floor(int min, int max, boolean counts) {
+        return counts ? min : Math.min(max, Math.max(min, CPU_SIGNAL_FLOOR));
     }
 
     /** Hands the initial limit to the cap and starts reading the carriers. */
@@ -75,7 +94,13 @@ public final class AdaptiveAdmission {
         return current;
     }
 
+    /** adaptiveMinLimit as configured. */
     public int min() {
+        return configuredMin;
+    }
+
+    /** The lowest the limit goes: {@link #min()}, or {@link #CPU_SIGNAL_FLOOR} where the CPU load stands in. */
+    public int floor() {
         return limit.min();
     }
 

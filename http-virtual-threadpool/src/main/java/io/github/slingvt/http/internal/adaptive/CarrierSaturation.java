@@ -37,6 +37,11 @@ public final class CarrierSaturation {
         this.scheduler = server.isRegistered(SCHEDULER);
     }
 
+    /** Whether the readings count the carriers (JDK 24+) rather than stand in with the CPU load. */
+    public boolean counts() {
+        return scheduler;
+    }
+
     /** What the reading is based on, for the status views. */
     public String signal() {
         return scheduler ? "virtual thread scheduler queue" : "system CPU load";

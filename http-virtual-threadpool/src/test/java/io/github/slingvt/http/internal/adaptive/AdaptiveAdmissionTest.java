@@ -45,4 +45,22 @@ class AdaptiveAdmissionTest {
         assertThat(caps).isEmpty();
         assertThat(broken.limit()).isEqualTo(200);
     }
+
+    @Test
+    void withoutCountsTheLimitNeverFallsBelowAPoolsSize() {
+        assertThat(AdaptiveAdmission.floor(20, 10_000, true)).as("counts: the configured minimum").isEqualTo(20);
+        assertThat(AdaptiveAdmission.floor(20, 10_000, false)).as("CPU load: a pool's 200").isEqualTo(200);
+        assertThat(AdaptiveAdmission.floor(500, 10_000, false)).as("a higher minimum stays").isEqualTo(500);
+        assertThat(AdaptiveAdmission.floor(20, 100, false)).as("never above the maximum").isEqualTo(100);
+
+        // A machine busy with other processes reads as saturated for as long as it lasts: the limit holds at 200.
+        AdaptiveAdmission cpu = new AdaptiveAdmission(new CarrierLimit(AdaptiveAdmission.floor(20, 10_000, false),
+                10_000, 200), () -> CarrierReading.ofCpuLoad(2, 0.99), "test", () -> 200, () -> 800,
+                (source, cap) -> caps.add(cap));
+        for (int i = 0; i < 50; i++) {
+            cpu.tick();
+        }
+        assertThat(cpu.limit()).isEqualTo(200);
+        assertThat(cpu.floor()).isEqualTo(200);
+    }
 }

@@ -15,7 +15,10 @@ import org.junit.Test;
 import org.junit.runner.RunWith;
 import org.ops4j.pax.exam.junit.PaxExam;
 
-/** Default configuration: every request on its own virtual thread, unbounded. */
+/**
+ * Default configuration: every request on its own virtual thread, admitted by the carriers ({@code auto}), which
+ * admit every request of a load that waits.
+ */
 @RunWith(PaxExam.class)
 public class VirtualModeIT extends AbstractHttpThreadsTestSupport {
 

@@ -58,7 +58,11 @@ public class ObservabilityViewsIT extends AbstractThreadPoolsTestSupport {
         assertEquals(s.completed(), server.getAttribute(name, "Completed"));
         assertEquals(s.rejected(), server.getAttribute(name, "Rejected"));
         assertEquals(s.virtualThreadsStarted(), server.getAttribute(name, "VirtualThreadsStarted"));
-        assertEquals(s.maxConcurrentRequests(), server.getAttribute(name, "MaxConcurrentRequests"));
+        // The default is auto: the setting says so, the cap is the live limit (it moves every 100 ms).
+        assertEquals("auto", server.getAttribute(name, "MaxConcurrentRequestsSetting"));
+        assertEquals(Boolean.TRUE, server.getAttribute(name, "Adaptive"));
+        int cap = (Integer) server.getAttribute(name, "MaxConcurrentRequests");
+        assertTrue("live limit " + cap, cap >= 20 && cap <= 10_000);
         assertEquals(s.kernelMaxThreads(), server.getAttribute(name, "KernelMaxThreads"));
 
         JsonNode status = JSON.readTree(print("slingvt-http"));

@@ -120,7 +120,8 @@ def section(out):
     L += accounting_table(rows)
     L += ["\n### Targets at overload\n",
           f"{DEFAULT_VIRTUAL} (the default virtual configuration, `plan.DEFAULT_VIRTUAL`) against {REFERENCE} at each "
-          "point; a ratio within the A/A spread (vt-unbounded : vt-unbounded-twin at the same point) of its goal is "
+          f"point; a ratio within the A/A spread ({' : '.join(aa_pair({r['config'] for r in rows}))} at the same point) "
+          "of its goal is "
           f"undecided; a failed point is MISSED; the 503 target applies only where {REFERENCE} answered every request "
           "in time.\n", "| target | measured | verdict |", "|---|---|---|"]
     L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith('undecided') else '❌ ' + v} |"

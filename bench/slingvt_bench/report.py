@@ -13,6 +13,7 @@ from . import safe_default
 from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
 from .report_notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
 from .plots import PLOT_SKIP
+from .plan import aa_pair
 from .verdicts import comparisons, physical_limit, targets
 
 
@@ -39,8 +40,8 @@ def physical_table(d, meta):
 def losses_first(d):
     L = ["## Every point against the better kernel pool, losses first\n",
          "Each virtual configuration at each point against whichever of kernel-200 and kernel-1000 did better there. "
-         "A ratio within the A/A spread of that point (two identical vt-unbounded instances) is undecided, not a "
-         "win or a loss.\n",
+         f"A ratio within the A/A spread of that point ({' : '.join(aa_pair(d.configs))}, two identical instances) is "
+         "undecided, not a win or a loss.\n",
          "| virtual | workload | C | ratio | against | A/A spread | reading |", "|---|---|---:|---:|---|---:|---|"]
     rows = comparisons(d)
     if not rows:

@@ -9,7 +9,7 @@ from . import overload_open as ov
 from .common import BenchError, log
 from .httpget import get_json, http_get
 from .load import run_oha
-from .plan import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH
+from .plan import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, phase_instances
 from .points import ensure_running, note_failure
 from .sampling import wait_quiet
 
@@ -82,9 +82,7 @@ def run(args, live, plan, rows, pdir, out):
     """Every workload at ov.FRACTIONS of the reference's capacity, configurations interleaved per rate; overload.csv
     and overload-series.csv rewritten after every point. A run that fails gives a failed row."""
     path, spath = os.path.join(out, "overload.csv"), os.path.join(out, "overload-series.csv")
-    # A plan may drive fewer configurations into overload than its closed grid (overload_configs).
-    only = plan.get("overload_configs") if not getattr(args, "configs", None) else None
-    live = [i for i in live if not only or i.name in only]
+    live = phase_instances(args, plan, "overload_configs", live)
     done, series = ov.read_csv(path), ov.read_csv(spath)
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]

@@ -119,6 +119,18 @@ AA = ("vt-adaptive", "vt-adaptive-twin")
 AA_UNBOUNDED = ("vt-unbounded", "vt-unbounded-twin")
 
 
+# The safe default keeps unbounded's wins: auto >= KEPT_GOAL x vt-unbounded on these workloads from C = 1,000.
+KEPT_WINS = ("R100ms", "R1s")
+KEPT_GOAL = 0.97
+
+
+def phase_instances(args, plan, key, live):
+    """The instances a phase drives: the plan's narrower list under key (open_configs, overload_configs) unless
+    --configs named the configurations."""
+    only = plan.get(key) if not getattr(args, "configs", None) else None
+    return [i for i in live if not only or i.name in only]
+
+
 def aa_pair(configs):
     """The A/A pair of a run that measured these configurations."""
     return AA if all(c in configs for c in AA) else AA_UNBOUNDED

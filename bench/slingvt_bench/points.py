@@ -10,7 +10,7 @@ from .common import BenchError, free_port, log
 from .data import throughput
 from .httpget import http_get
 from .load import run_oha, run_wrk, steady_rate
-from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
+from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH, phase_instances
 from .sampling import (heap_after_gc, proc_cpu_seconds, proc_threads_rss, thread_census, thread_cpu_split,
                        wait_quiet)
 
@@ -176,16 +176,15 @@ def open_model(args, live, plan, rows, pdir, out):
     path = os.path.join(out, "openmodel.csv")
     # --append: the rates measured before stay; a configuration and workload measured again replaces them.
     done = openload.read_csv(path) if getattr(args, "append", None) else []
+    live = phase_instances(args, plan, "open_configs", live)
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     # --quick: the 90 % rate only, 10 s each, so that the quick run stays under 10 minutes.
     fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS,
                                                             plan.get("open_duration", openload.DURATION_S))
-    # A plan may run the open model on fewer configurations than its closed grid (open_configs).
-    only = plan.get("open_configs") if not getattr(args, "configs", None) else None
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
-        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname]) and (not only or i.name in only)]
+        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
         ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
         for fraction, rate in rates:
             conns = openload.connections(rate, w["r_ms"])

@@ -5,13 +5,11 @@ import os
 
 from . import openload, overload_open, overload_open_report
 from .data import fmt_ratio, num
-from .plan import AA, DEFAULT_VIRTUAL
+from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS
 from .verdicts import aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"
-REFERENCE = "kernel-200"
-KEPT_WINS = ("R100ms", "R1s")  # where unbounded's wins must stay: C >= 1,000
-KEPT_GOAL = 0.97
+REFERENCE = openload.REFERENCE
 
 
 def applies(d):
@@ -48,9 +46,9 @@ def closed(d, v=DEFAULT_VIRTUAL):
 def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """(target, measured, verdict) per workload and load below capacity: v's p99 ≤ ref's, undecided within the
     twins' difference in p99 there; a failed run of either is MISSED."""
-    by = {(r["config"], r["workload"], float(r["fraction"])): r for r in rows}
+    by = overload_open_report.index(rows)
     out = []
-    for w, fr in dict.fromkeys((r["workload"], float(r["fraction"])) for r in rows):
+    for w, fr in dict.fromkeys(overload_open_report.key(r) for r in rows):
         a, k = by.get((v, w, fr)), by.get((ref, w, fr))
         label = f"open model {w} at {round(fr * 100)} % of {ref}'s capacity: {v} p99 ≤ {ref}'s"
         if not a or not k or a.get("failed") or k.get("failed"):
@@ -58,10 +56,10 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
             continue
         pa, pk = num(a.get("p99_ms")), num(k.get("p99_ms"))
         t = by.get((AA[1], w, fr))
-        pt = num(t.get("p99_ms")) if t and not t.get("failed") else None
-        spread = abs(pa / pt - 1) if pa and pt else None
-        out.append((label, f"{pa:,.1f} vs {pk:,.1f} ms" + (f" (twin {pt:,.1f})" if pt else ""),
-                    verdict(pk / pa, 1.0, spread) if pa and pk else "not measured"))
+        twin = f" (twin {num(t['p99_ms']):,.1f})" if t and not t.get("failed") and num(t.get("p99_ms")) else ""
+        out.append((label, f"{pa:,.1f} vs {pk:,.1f} ms" + twin,
+                    verdict(pk / pa, 1.0, overload_open_report.aa_spread(by, w, fr, "p99_ms")) if pa and pk
+                    else "not measured"))
     return out
 
 

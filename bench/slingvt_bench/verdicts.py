@@ -3,7 +3,7 @@ is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
-from .plan import aa_pair
+from .plan import KEPT_GOAL, KEPT_WINS, aa_pair
 
 
 def aa_spread(d, w, c, field="thr"):
@@ -255,8 +255,8 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
         for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
                 consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)
-        if c >= 1000 and w in ("R1s", "R100ms") and default_virtual != "vt-unbounded":
-            consider(w, c, d.ratio(default_virtual, "vt-unbounded", w, c), 0.97)
+        if c >= 1000 and w in KEPT_WINS and default_virtual != "vt-unbounded":
+            consider(w, c, d.ratio(default_virtual, "vt-unbounded", w, c), KEPT_GOAL)
         if w == "R1s" and c in (4000, 8000):
             thr, lim = num(d.get(default_virtual, w, c, "thr")), physical_limit(d, w, c, nproc)
             consider(w, c, thr / lim if thr and lim else None, 0.9)

@@ -7,7 +7,7 @@ package io.github.slingvt.http.internal.adaptive;
  * @param parallelism the carriers (the scheduler's parallelism); on JDK 21-23 the available processors
  * @param mounted virtual threads running on a carrier now (JDK 24+)
  * @param queued runnable virtual threads waiting for a carrier now (JDK 24+)
- * @param cpuLoad the machine's CPU load from 0 to 1, negative when unknown (read on JDK 21-23 only)
+ * @param cpuLoad the machine's CPU load from 0 to 1 since the reading before, negative when unknown
  */
 public record CarrierReading(boolean counts, int parallelism, long mounted, long queued, double cpuLoad) {
 
@@ -18,9 +18,14 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
     /** Below this, the CPU has room for more (between the two: hold). */
     static final double CPU_HEADROOM = 0.85;
 
-    /** From the scheduler's counts (JDK 24+). */
+    /** From the scheduler's counts (JDK 24+), the CPU load unknown. */
     public static CarrierReading ofCounts(int parallelism, long mounted, long queued) {
-        return new CarrierReading(true, Math.max(1, parallelism), Math.max(0, mounted), Math.max(0, queued), -1);
+        return ofCounts(parallelism, mounted, queued, -1);
+    }
+
+    /** From the scheduler's counts (JDK 24+) and the machine's CPU load (negative when unknown). */
+    public static CarrierReading ofCounts(int parallelism, long mounted, long queued, double cpuLoad) {
+        return new CarrierReading(true, Math.max(1, parallelism), Math.max(0, mounted), Math.max(0, queued), cpuLoad);
     }
 
     /** From the machine's CPU load (JDK 21-23). */
@@ -28,14 +33,22 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
         return new CarrierReading(false, Math.max(1, parallelism), 0, 0, cpuLoad);
     }
 
-    /** Every carrier busy and runnable virtual threads waiting for one. */
+    /**
+     * Every carrier busy and runnable virtual threads waiting for one. With counts, the CPU must be saturated as well
+     * when its load is known: the queue is a snapshot, and a load that mostly waits wakes its requests in bursts that
+     * queue for a moment while the CPU still has room (such bursts held R = 1 s at C = 8,000 to 0.82x unbounded).
+     */
     public boolean saturated() {
-        return counts ? queued > (long) QUEUED_PER_CARRIER_SATURATED * parallelism : cpuLoad >= CPU_SATURATED;
+        if (!counts) {
+            return cpuLoad >= CPU_SATURATED;
+        }
+        return queued > (long) QUEUED_PER_CARRIER_SATURATED * parallelism && (cpuLoad < 0 || cpuLoad >= CPU_SATURATED);
     }
 
     /** Room for more runnable work: at most half a carrier's worth queued, or the CPU below 85 %. */
     public boolean headroom() {
-        return counts ? queued * 2 <= parallelism : cpuLoad >= 0 && cpuLoad < CPU_HEADROOM;
+        boolean cpuRoom = cpuLoad >= 0 && cpuLoad < CPU_HEADROOM;
+        return counts ? queued * 2 <= parallelism || cpuRoom : cpuRoom;
     }
 
     /** Virtual threads that want a carrier now (JDK 24+): the mounted and the queued. */

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the carrier threads that run virtual threads: from the JDK's virtual thread scheduler MXBean (JDK 24 and
  * newer) how many carriers there are, how many virtual threads are mounted and how many runnable ones wait for a
- * carrier. JDK 21 has no such bean; there the machine's CPU load stands in (the carriers are as many as the cores,
- * so a busy machine is a busy scheduler), without counts.
+ * carrier, and the machine's CPU load since the reading before. JDK 21 has no such bean; there the CPU load stands
+ * in (the carriers are as many as the cores, so a busy machine is a busy scheduler), without counts.
  *
  * <p>Read through the platform MBean server by name, so the bundle imports no JDK-internal package and runs on both.
  */
@@ -26,6 +26,7 @@ public final class CarrierSaturation {
 
     private final MBeanServer server;
     private final boolean scheduler;
+    private final boolean operatingSystem;
     private volatile boolean failed;
 
     public CarrierSaturation() {
@@ -35,6 +36,7 @@ public final class CarrierSaturation {
     CarrierSaturation(MBeanServer server) {
         this.server = server;
         this.scheduler = server.isRegistered(SCHEDULER);
+        this.operatingSystem = server.isRegistered(OPERATING_SYSTEM);
     }
 
     /** Whether the readings count the carriers (JDK 24+) rather than stand in with the CPU load. */
@@ -53,7 +55,7 @@ public final class CarrierSaturation {
             if (scheduler) {
                 return CarrierReading.ofCounts(number(SCHEDULER, "Parallelism").intValue(),
                         number(SCHEDULER, "MountedVirtualThreadCount").longValue(),
-                        number(SCHEDULER, "QueuedVirtualThreadCount").longValue());
+                        number(SCHEDULER, "QueuedVirtualThreadCount").longValue(), cpuLoad());
             }
             return CarrierReading.ofCpuLoad(Runtime.getRuntime().availableProcessors(),
                     number(OPERATING_SYSTEM, "CpuLoad").doubleValue());
@@ -70,6 +72,15 @@ public final class CarrierSaturation {
     public boolean saturatedNow() {
         CarrierReading reading = read();
         return reading != null && reading.saturated();
+    }
+
+    /** The machine's CPU load, or -1 where the platform does not tell (the queue then decides alone). */
+    private double cpuLoad() {
+        try {
+            return operatingSystem ? number(OPERATING_SYSTEM, "CpuLoad").doubleValue() : -1;
+        } catch (JMException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private Number number(ObjectName bean, String attribute) throws JMException {

@@ -29,34 +29,44 @@ class CarrierLimitTest {
         return limit.limit();
     }
 
-    @Test
-    void aCpuBoundLoadSaturatedFromTheStartFallsToTheMinimumWithinAFewReadings() {
-        CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        // 8,000 clients, all runnable: four runnable per carrier would be 8 requests, the floor is 20.
-        assertThat(settle(limit, 8_000, 1.0, 10)).isEqualTo(20);
+    /** Between headroom and saturation: the carriers busy, at most a carrier's worth queued. */
+    private static void assertInTheBand(CarrierReading reading) {
+        assertThat(reading.saturated()).as("saturated at %s", reading).isFalse();
+        assertThat(reading.mounted()).as("every carrier busy at %s", reading).isEqualTo(CARRIERS);
     }
 
     @Test
-    void aLimitThatStartedAtItsMaximumComesDownAsWell() {
-        CarrierLimit limit = new CarrierLimit(20, 10_000, 10_000);
+    void aCpuBoundLoadSaturatedFromTheStartFallsToTheMinimumWithinAFewSeconds() {
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
+        // 8,000 clients, all runnable: a tenth less per reading, from 200 to the floor of 20 in 23 readings.
+        assertThat(settle(limit, 8_000, 1.0, 10)).isBetween(70, 90);
         assertThat(settle(limit, 8_000, 1.0, 20)).isEqualTo(20);
     }
 
     @Test
-    void underSaturationItSettlesNearFourRunnablePerCarrier() {
-        // Each request runnable 1 % of its life (R = 100 ms, 1 ms of CPU): 2 carriers x 4 / 0.01 = 800.
+    void aLimitThatStartedAtItsMaximumFallsAtOnceToWhatRunsAndThenComesDown() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 10_000);
-        int settled = settle(limit, 8_000, 0.01, 30);
-        assertThat(settled).isBetween(790, 830);
-        assertThat(load(settled, 0.01).runnable()).as("one running and three waiting per carrier").isBetween(7L, 9L);
+        assertThat(settle(limit, 8_000, 1.0, 2)).as("0.9 x the 8,000 running, not x the limit").isEqualTo(7_200);
+        assertThat(settle(limit, 8_000, 1.0, 60)).isEqualTo(20);
     }
 
     @Test
-    void aLimitHeldTooLowUnderSaturationRisesToTheEstimate() {
-        // Started at the floor with a load whose requests are runnable 1 % of their life: it saturates only
-        // once the limit is near 800, and while requests wait it doubles, then settles there.
+    void underSaturationItSettlesWhereTheCarriersAreBusyAndTheirQueueShort() {
+        // Each request runnable 1 % of its life (R = 100 ms, 1 ms of CPU): more than 2 queued from 450 running.
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 10_000);
+        int settled = settle(limit, 8_000, 0.01, 60);
+        assertThat(settled).isBetween(330, 449);
+        assertInTheBand(load(settled, 0.01));
+        assertThat(settle(limit, 8_000, 0.01, 50)).as("and stays there").isEqualTo(settled);
+    }
+
+    @Test
+    void aLimitHeldTooLowUnderSaturationRisesIntoTheBand() {
+        // Started at the floor: it doubles while requests wait and the carriers have room, then steps down into it.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 20);
-        assertThat(settle(limit, 8_000, 0.01, 30)).isBetween(790, 830);
+        int settled = settle(limit, 8_000, 0.01, 40);
+        assertThat(settled).isBetween(330, 449);
+        assertInTheBand(load(settled, 0.01));
     }
 
     @Test
@@ -67,13 +77,43 @@ class CarrierLimitTest {
     }
 
     @Test
+    void burstsThatQueueWhileTheCpuHasRoomDoNotLowerIt() {
+        // A waiting load wakes its requests in bursts: 50 queued for a moment, while the CPU was 80 % busy.
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 2_000);
+        for (int i = 0; i < 10; i++) {
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 1_000, 0);
+        }
+        assertThat(limit.limit()).isEqualTo(2_000);
+        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 2_000, 500);
+        assertThat(limit.limit()).as("requests wait, the CPU has room: it grows").isEqualTo(4_000);
+        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
+        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
+        assertThat(limit.limit()).as("queued and the CPU busy: saturated").isEqualTo(3_600);
+    }
+
+    @Test
+    void aStepDownWaitsUntilTheStepBeforeIsInForce() {
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
+        CarrierReading saturated = CarrierReading.ofCounts(CARRIERS, 2, 100, 1.0);
+        limit.update(saturated, 1_000, 100);
+        limit.update(saturated, 1_000, 100);
+        assertThat(limit.limit()).isEqualTo(900);
+        limit.update(saturated, 1_000, 100);
+        assertThat(limit.limit()).as("1,000 still run: no second step yet").isEqualTo(900);
+        limit.update(saturated, 900, 100);
+        assertThat(limit.limit()).isEqualTo(810);
+    }
+
+    @Test
     void itRecoversWhenSaturationEndsAndFollowsAChangeOfTheMix() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        assertThat(settle(limit, 8_000, 1.0, 10)).isEqualTo(20);
+        assertThat(settle(limit, 8_000, 1.0, 30)).isEqualTo(20);
         // The mix changes to requests that wait: the carriers have room, requests wait for admission.
         assertThat(settle(limit, 8_000, 0.0005, 10)).isEqualTo(10_000);
-        // And back to a heavier mix than before: 2 carriers x 4 / 0.05 = 160.
-        assertThat(settle(limit, 8_000, 0.05, 20)).isBetween(155, 170);
+        // And back to a heavier mix than before: more than 2 queued from about 80 running.
+        int settled = settle(limit, 8_000, 0.05, 60);
+        assertThat(settled).isBetween(60, 85);
+        assertInTheBand(load(settled, 0.05));
     }
 
     @Test
@@ -111,14 +151,14 @@ class CarrierLimitTest {
         CarrierReading busy = CarrierReading.ofCpuLoad(CARRIERS, 0.99);
         limit.update(busy, 200, 1_000);
         limit.update(busy, 200, 1_000);
-        assertThat(limit.limit()).as("halfway to 0.9 x 200").isEqualTo(190);
+        assertThat(limit.limit()).as("0.9 x 200").isEqualTo(180);
         CarrierReading between = CarrierReading.ofCpuLoad(CARRIERS, 0.9);
-        limit.update(between, 190, 1_000);
-        assertThat(limit.limit()).as("between 85 and 95 %: hold").isEqualTo(190);
-        limit.update(CarrierReading.ofCpuLoad(CARRIERS, 0.5), 190, 1_000);
-        assertThat(limit.limit()).isEqualTo(380);
-        limit.update(CarrierReading.ofCpuLoad(CARRIERS, -1), 380, 1_000);
-        assertThat(limit.limit()).as("an unknown load is no headroom").isEqualTo(380);
+        limit.update(between, 180, 1_000);
+        assertThat(limit.limit()).as("between 85 and 95 %: hold").isEqualTo(180);
+        limit.update(CarrierReading.ofCpuLoad(CARRIERS, 0.5), 180, 1_000);
+        assertThat(limit.limit()).isEqualTo(360);
+        limit.update(CarrierReading.ofCpuLoad(CARRIERS, -1), 360, 1_000);
+        assertThat(limit.limit()).as("an unknown load is no headroom").isEqualTo(360);
     }
 
     @Test

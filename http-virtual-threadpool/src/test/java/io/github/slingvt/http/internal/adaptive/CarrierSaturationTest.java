@@ -37,6 +37,29 @@ class CarrierSaturationTest {
     }
 
     @Test
+    void withTheCpuLoadKnownAQueueIsSaturationOnlyWhileTheCpuIsBusy() throws Exception {
+        MBeanServer server = MBeanServerFactory.newMBeanServer();
+        Scheduler scheduler = new Scheduler();
+        OperatingSystem os = new OperatingSystem();
+        server.registerMBean(scheduler, CarrierSaturation.SCHEDULER);
+        server.registerMBean(os, CarrierSaturation.OPERATING_SYSTEM);
+        CarrierSaturation carriers = new CarrierSaturation(server);
+        scheduler.parallelism = 2;
+        scheduler.mounted = 2;
+        scheduler.queued = 40;
+
+        os.cpuLoad = 0.80;
+        assertThat(carriers.read()).isEqualTo(CarrierReading.ofCounts(2, 2, 40, 0.80));
+        assertThat(carriers.saturatedNow()).as("a burst that queues while the CPU has room").isFalse();
+        assertThat(carriers.read().headroom()).as("the CPU below 85 %").isTrue();
+        os.cpuLoad = 0.97;
+        assertThat(carriers.saturatedNow()).isTrue();
+        assertThat(carriers.read().headroom()).isFalse();
+        scheduler.queued = 1;
+        assertThat(carriers.read().headroom()).as("half a carrier's worth queued").isTrue();
+    }
+
+    @Test
     void withoutTheSchedulerBeanTheCpuLoadStandsIn() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         OperatingSystem os = new OperatingSystem();

@@ -38,8 +38,8 @@ CONFIGS = {
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": 10000, "maxQueuedRequests": 10000}},
         virtual=True, ours=True),
     "vt-adaptive": dict(
-        desc="Sling VT virtual mode, maxConcurrentRequests=auto (admission by the carriers: about four runnable virtual "
-             "threads per carrier when saturated, doubling with headroom, 20..10000, starts at 200; FIFO queue up to "
+        desc="Sling VT virtual mode, maxConcurrentRequests=auto (admission by the carriers: 0.9 x the running requests "
+             "while carriers and CPU are saturated, doubling with headroom, 20..10000, starts at 200; FIFO queue up to "
              "clientTimeout 60 s, abandoned clients dropped, adaptive LIFO)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
     "vt-adaptive-twin": dict(

@@ -50,9 +50,4 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
         boolean cpuRoom = cpuLoad >= 0 && cpuLoad < CPU_HEADROOM;
         return counts ? queued * 2 <= parallelism || cpuRoom : cpuRoom;
     }
-
-    /** Virtual threads that want a carrier now (JDK 24+): the mounted and the queued. */
-    public long runnable() {
-        return mounted + queued;
-    }
 }

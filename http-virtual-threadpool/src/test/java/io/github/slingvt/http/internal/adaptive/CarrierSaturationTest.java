@@ -31,7 +31,7 @@ class CarrierSaturationTest {
         assertThat(carriers.read().headroom()).as("a carrier's worth queued is no headroom").isFalse();
         scheduler.queued = 5;
         assertThat(carriers.saturatedNow()).isTrue();
-        assertThat(carriers.read().runnable()).isEqualTo(9);
+        assertThat(carriers.read()).isEqualTo(CarrierReading.ofCounts(4, 4, 5));
         scheduler.queued = 2;
         assertThat(carriers.read().headroom()).isTrue();
     }

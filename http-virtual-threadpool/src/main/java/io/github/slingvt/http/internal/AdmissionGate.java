@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.slingvt.http.internal.adaptive.AdaptiveAdmission;
 
 /**
  * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at most
@@ -19,8 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
  * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
  * when clients are seen to leave earlier (the age at which watched clients closed, a moving average, once ten did).
+ * While the adaptive limit finds the queue growing without end, it bounds the queue as well ({@link #boundQueue}).
  */
-final class AdmissionGate {
+final class AdmissionGate implements AdaptiveAdmission.Gate {
 
     /** Weight of one departure in the clients' patience (about the last 20 count). */
     static final double PATIENCE_SMOOTHING = 0.05;
@@ -36,6 +40,8 @@ final class AdmissionGate {
      * nobody waits. Changed under the lock only together with the queue.
      */
     private final AtomicInteger running = new AtomicInteger();
+    /** Requests finished, for the rate at which the queue drains. */
+    private final LongAdder finished = new LongAdder();
     /** Whether {@link #waiting} is non-empty; written under the lock, read without it. */
     private volatile boolean anyWaiting;
     /** Written under the lock; volatile so that the fast path and the adaptive limit can read it without. */
@@ -43,6 +49,8 @@ final class AdmissionGate {
     /** Who may move the cap through {@link #moveCap}: the adaptive limit in force, or nobody. Guarded by the lock. */
     private Object capOwner;
     private int maxQueued;
+    /** The queue's bound from the cap's owner while it finds the queue growing; guarded by the lock. */
+    private int queueBound = Integer.MAX_VALUE;
     private long timeoutMillis = 1;
     /** The age at which watched clients left, nanoseconds; 0 until one did. Guarded by the lock. */
     private double patienceNanos;
@@ -66,6 +74,9 @@ final class AdmissionGate {
         List<Waiter> admitted;
         lock.lock();
         try {
+            if (capOwner == null || capOwner != this.capOwner) {
+                this.queueBound = Integer.MAX_VALUE;  // a bound lasts only as long as the owner that set it
+            }
             this.capOwner = capOwner;
             this.maxRunning = maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning;
             this.maxQueued = maxQueued;
@@ -81,7 +92,8 @@ final class AdmissionGate {
      * Moves the cap to {@code maxRunning} (at least 1) if {@code owner} still owns it: an adaptive limit that a
      * reconfiguration replaced cannot move the cap of the settings that replaced it. A higher cap admits waiters now.
      */
-    void moveCap(Object owner, int maxRunning) {
+    @Override
+    public void moveCap(Object owner, int maxRunning) {
         List<Waiter> admitted;
         lock.lock();
         try {
@@ -94,6 +106,22 @@ final class AdmissionGate {
             lock.unlock();
         }
         admitted.forEach(Waiter::admit);
+    }
+
+    /**
+     * Bounds the queue below its configured maximum if {@code owner} owns the cap; requests beyond it are rejected
+     * on arrival. Waiters already queued keep their place.
+     */
+    @Override
+    public void boundQueue(Object owner, int max) {
+        lock.lock();
+        try {
+            if (owner != null && owner == capOwner) {
+                queueBound = Math.max(0, max);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The cap now; {@link Integer#MAX_VALUE} when unbounded. */
@@ -130,7 +158,7 @@ final class AdmissionGate {
         lock.lock();
         try {
             timeout = timeoutMillis;
-            if (waiting.size() < maxQueued) {
+            if (waiting.size() < Math.min(maxQueued, queueBound)) {
                 waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
                 waiting.add(waiter);
                 anyWaiting = true;
@@ -166,6 +194,7 @@ final class AdmissionGate {
     /** Called once for every admitted or tracked request when it is finished. */
     void exit() {
         running.decrementAndGet();
+        finished.increment();
         if (!anyWaiting) {
             return;
         }
@@ -179,11 +208,18 @@ final class AdmissionGate {
         admitted.forEach(Waiter::admit);
     }
 
-    int running() {
+    @Override
+    public int running() {
         return running.get();
     }
 
-    int queued() {
+    @Override
+    public long finished() {
+        return finished.sum();
+    }
+
+    @Override
+    public int queued() {
         lock.lock();
         try {
             return waiting.size();

@@ -6,10 +6,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
-
-import io.github.slingvt.http.internal.adaptive.AdaptiveAdmission;
 
 /**
  * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at most
@@ -22,9 +19,8 @@ import io.github.slingvt.http.internal.adaptive.AdaptiveAdmission;
  * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
  * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
  * when clients are seen to leave earlier (the age at which watched clients closed, a moving average, once ten did).
- * While the adaptive limit finds the queue growing without end, it bounds the queue as well ({@link #boundQueue}).
  */
-final class AdmissionGate implements AdaptiveAdmission.Gate {
+final class AdmissionGate {
 
     /** Weight of one departure in the clients' patience (about the last 20 count). */
     static final double PATIENCE_SMOOTHING = 0.05;
@@ -40,8 +36,6 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
      * nobody waits. Changed under the lock only together with the queue.
      */
     private final AtomicInteger running = new AtomicInteger();
-    /** Requests finished, for the rate at which the queue drains. */
-    private final LongAdder finished = new LongAdder();
     /** Whether {@link #waiting} is non-empty; written under the lock, read without it. */
     private volatile boolean anyWaiting;
     /** Written under the lock; volatile so that the fast path and the adaptive limit can read it without. */
@@ -49,8 +43,6 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
     /** Who may move the cap through {@link #moveCap}: the adaptive limit in force, or nobody. Guarded by the lock. */
     private Object capOwner;
     private int maxQueued;
-    /** The queue's bound from the cap's owner while it finds the queue growing; guarded by the lock. */
-    private int queueBound = Integer.MAX_VALUE;
     private long timeoutMillis = 1;
     /** The age at which watched clients left, nanoseconds; 0 until one did. Guarded by the lock. */
     private double patienceNanos;
@@ -74,9 +66,6 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
         List<Waiter> admitted;
         lock.lock();
         try {
-            if (capOwner == null || capOwner != this.capOwner) {
-                this.queueBound = Integer.MAX_VALUE;  // a bound lasts only as long as the owner that set it
-            }
             this.capOwner = capOwner;
             this.maxRunning = maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning;
             this.maxQueued = maxQueued;
@@ -92,8 +81,7 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
      * Moves the cap to {@code maxRunning} (at least 1) if {@code owner} still owns it: an adaptive limit that a
      * reconfiguration replaced cannot move the cap of the settings that replaced it. A higher cap admits waiters now.
      */
-    @Override
-    public void moveCap(Object owner, int maxRunning) {
+    void moveCap(Object owner, int maxRunning) {
         List<Waiter> admitted;
         lock.lock();
         try {
@@ -106,22 +94,6 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
             lock.unlock();
         }
         admitted.forEach(Waiter::admit);
-    }
-
-    /**
-     * Bounds the queue below its configured maximum if {@code owner} owns the cap; requests beyond it are rejected
-     * on arrival. Waiters already queued keep their place.
-     */
-    @Override
-    public void boundQueue(Object owner, int max) {
-        lock.lock();
-        try {
-            if (owner != null && owner == capOwner) {
-                queueBound = Math.max(0, max);
-            }
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** The cap now; {@link Integer#MAX_VALUE} when unbounded. */
@@ -158,7 +130,7 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
         lock.lock();
         try {
             timeout = timeoutMillis;
-            if (waiting.size() < Math.min(maxQueued, queueBound)) {
+            if (waiting.size() < maxQueued) {
                 waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
                 waiting.add(waiter);
                 anyWaiting = true;
@@ -194,7 +166,6 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
     /** Called once for every admitted or tracked request when it is finished. */
     void exit() {
         running.decrementAndGet();
-        finished.increment();
         if (!anyWaiting) {
             return;
         }
@@ -208,18 +179,11 @@ final class AdmissionGate implements AdaptiveAdmission.Gate {
         admitted.forEach(Waiter::admit);
     }
 
-    @Override
-    public int running() {
+    int running() {
         return running.get();
     }
 
-    @Override
-    public long finished() {
-        return finished.sum();
-    }
-
-    @Override
-    public int queued() {
+    int queued() {
         lock.lock();
         try {
             return waiting.size();

@@ -63,9 +63,11 @@ final class ThreadingState {
             gate.setLimits(current.limit(), next.maxQueuedRequests(), next.clientTimeoutMillis(), current);
         } else {
             AdaptiveAdmission started = carriers == null
-                    ? AdaptiveAdmission.of(next.adaptiveMinLimit(), next.adaptiveMaxLimit(), gate)
+                    ? AdaptiveAdmission.of(next.adaptiveMinLimit(), next.adaptiveMaxLimit(), gate::running,
+                            gate::queued, gate::moveCap)
                     : new AdaptiveAdmission(new CarrierLimit(next.adaptiveMinLimit(), next.adaptiveMaxLimit(),
-                            AdaptiveAdmission.INITIAL_LIMIT), carriers, "test", gate);
+                            AdaptiveAdmission.INITIAL_LIMIT), carriers, "test", gate::running, gate::queued,
+                            gate::moveCap);
             gate.setLimits(started.limit(), next.maxQueuedRequests(), next.clientTimeoutMillis(), started);
             adaptive = started;
             started.start(clock);

@@ -225,48 +225,4 @@ class AdmissionGateTest {
         enter("c");
         assertThat(gate.running()).isEqualTo(4);
     }
-
-    @Test
-    void theCapsOwnerBoundsTheQueueForNewArrivalsOnlyAndOthersCannot() {
-        Object owner = new Object();
-        gate.setLimits(1, 10, 60_000, owner);
-        enter("a");
-        enter("b");
-        enter("c");
-        gate.boundQueue(new Object(), 0);
-        enter("d");
-        assertThat(events).as("a bound from another source is ignored").containsExactly("admit a");
-        assertThat(gate.queued()).isEqualTo(3);
-
-        gate.boundQueue(owner, 2);
-        enter("e");
-        assertThat(events).as("three wait, more than the bound: the new one is refused, the three keep their place")
-                .containsExactly("admit a", "reject e");
-        gate.exit();
-        gate.exit();
-        assertThat(events).containsExactly("admit a", "reject e", "admit b", "admit c");
-        enter("f");
-        assertThat(gate.queued()).as("d and f: within the bound").isEqualTo(2);
-        assertThat(gate.finished()).isEqualTo(2);
-
-        gate.boundQueue(owner, Integer.MAX_VALUE);
-        enter("g");
-        assertThat(gate.queued()).isEqualTo(3);
-    }
-
-    @Test
-    void newSettingsFromAnotherOwnerLiftTheBound() {
-        Object owner = new Object();
-        gate.setLimits(1, 10, 60_000, owner);
-        gate.boundQueue(owner, 0);
-        enter("a");
-        enter("b");
-        gate.setLimits(1, 10, 60_000, owner);
-        enter("c");
-        assertThat(events).as("the same owner keeps its bound").containsExactly("admit a", "reject b", "reject c");
-        gate.setLimits(1, 10, 60_000, new Object());
-        enter("d");
-        assertThat(events).containsExactly("admit a", "reject b", "reject c");
-        assertThat(gate.queued()).isEqualTo(1);
-    }
 }

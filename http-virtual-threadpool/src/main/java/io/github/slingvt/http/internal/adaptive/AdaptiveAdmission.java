@@ -3,6 +3,8 @@ package io.github.slingvt.http.internal.adaptive;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import java.util.function.ObjIntConsumer;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -10,32 +12,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link CarrierLimit}: every {@link #PERIOD_MILLIS} ms a platform thread reads the carriers and the admission
- * gate's running and waiting requests, moves the limit and hands every change to the gate's cap. Every
- * {@link #GROWTH_PERIODS} readings it also hands the gate the bound of its queue that {@link QueueGrowth} finds.
+ * gate's running and waiting requests, moves the limit and hands every change to the gate's cap.
  */
 public final class AdaptiveAdmission {
 
-    /** What the limit reads from the admission gate and hands to it. */
-    public interface Gate {
-        /** Requests admitted and running now. */
-        int running();
-
-        /** Requests waiting for admission now. */
-        int queued();
-
-        /** Requests finished since the gate was made. */
-        long finished();
-
-        /** The most requests that may run at once, from {@code source}. */
-        void moveCap(Object source, int cap);
-
-        /** The most requests that may wait at once, from {@code source}; {@link Integer#MAX_VALUE}: no bound. */
-        void boundQueue(Object source, int max);
-    }
-
     public static final long PERIOD_MILLIS = 100;
-    /** Readings per reading of the queue's growth: one second. */
-    static final int GROWTH_PERIODS = 10;
     /** Where the limit starts: the size of Jetty's own thread pool, the cap a Jetty user had before. */
     public static final int INITIAL_LIMIT = 200;
     /**
@@ -50,42 +31,45 @@ public final class AdaptiveAdmission {
     private final CarrierLimit limit;
     private final Supplier<CarrierReading> carriers;
     private final String signal;
-    private final Gate gate;
-    private final QueueGrowth growth = new QueueGrowth();
+    private final IntSupplier running;
+    private final IntSupplier waiting;
+    private final ObjIntConsumer<AdaptiveAdmission> cap;
     /** adaptiveMinLimit as configured; the limit's own floor may be higher ({@link #CPU_SIGNAL_FLOOR}). */
     private final int configuredMin;
     /** Written by the clock's thread, read by the status views. */
     private volatile int current;
-    /** The queue's bound in force, {@link QueueGrowth#UNBOUNDED} without one; as {@link #current}. */
-    private volatile int queueBound = QueueGrowth.UNBOUNDED;
-    /** Readings since the queue's growth was last read; the clock's thread only. */
-    private int periods;
     private volatile ScheduledFuture<?> ticker;
 
     /**
      * @param carriers reads the carriers now ({@link CarrierSaturation#read()}); {@code null} when it cannot
      * @param signal what {@code carriers} reads, for the status views
-     * @param gate what is read and receives every new limit and queue bound, with this admission as their source
+     * @param running requests admitted and running now
+     * @param waiting requests waiting for admission now
+     * @param cap receives every new limit, with this admission as its source
      */
-    public AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal, Gate gate) {
-        this(limit, carriers, signal, gate, limit.min());
+    public AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal, IntSupplier running,
+            IntSupplier waiting, ObjIntConsumer<AdaptiveAdmission> cap) {
+        this(limit, carriers, signal, running, waiting, cap, limit.min());
     }
 
-    private AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal, Gate gate,
-            int configuredMin) {
+    private AdaptiveAdmission(CarrierLimit limit, Supplier<CarrierReading> carriers, String signal,
+            IntSupplier running, IntSupplier waiting, ObjIntConsumer<AdaptiveAdmission> cap, int configuredMin) {
         this.configuredMin = configuredMin;
         this.limit = limit;
         this.carriers = carriers;
         this.signal = signal;
-        this.gate = gate;
+        this.running = running;
+        this.waiting = waiting;
+        this.cap = cap;
         this.current = limit.limit();
     }
 
     /** Reads this JVM's carriers ({@link CarrierSaturation}). */
-    public static AdaptiveAdmission of(int min, int max, Gate gate) {
+    public static AdaptiveAdmission of(int min, int max, IntSupplier running, IntSupplier waiting,
+            ObjIntConsumer<AdaptiveAdmission> cap) {
         CarrierSaturation carriers = new CarrierSaturation();
         return new AdaptiveAdmission(new CarrierLimit(floor(min, max, carriers.counts()), max, INITIAL_LIMIT),
-                carriers::read, carriers.signal(), gate, min);
+                carriers::read, carriers.signal(), running, waiting, cap, min);
     }
 
     /** The limit's floor: adaptiveMinLimit, raised to {@link #CPU_SIGNAL_FLOOR} (at most max) without counts. */
@@ -95,7 +79,7 @@ public final class AdaptiveAdmission {
 
     /** Hands the initial limit to the cap and starts reading the carriers. */
     public void start(ScheduledExecutorService clock) {
-        gate.moveCap(this, current);
+        cap.accept(this, current);
         ticker = clock.scheduleAtFixedRate(this::tick, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -128,45 +112,18 @@ public final class AdaptiveAdmission {
         return signal;
     }
 
-    /** The most requests that may wait now; {@link Integer#MAX_VALUE} while the queue has no bound of its own. */
-    public int queueBound() {
-        return queueBound;
-    }
-
     /** One reading; package-private so that tests can drive the clock. */
     void tick() {
-        if (++periods >= GROWTH_PERIODS) {
-            periods = 0;
-            readGrowth();
-        }
         try {
             int before = current;
-            int after = limit.update(carriers.get(), gate.running(), gate.queued());
+            int after = limit.update(carriers.get(), running.getAsInt(), waiting.getAsInt());
             if (after != before) {
                 current = after;
-                gate.moveCap(this, after);
+                cap.accept(this, after);
             }
         } catch (RuntimeException e) {
             // A periodic task that throws is never run again: log and keep the limit where it is.
             LOG.warn("Adaptive admission could not read the carriers", e);
-        }
-    }
-
-    private void readGrowth() {
-        int before = queueBound;
-        int queued = gate.queued();
-        int after = growth.update(queued, gate.finished());
-        if (after == before) {
-            return;
-        }
-        queueBound = after;
-        gate.boundQueue(this, after);
-        if (before == QueueGrowth.UNBOUNDED) {
-            LOG.info("The admission queue grew for {} s in a row ({} waiting): from now on at most {} wait, one "
-                    + "second of what finishes, and further requests are answered 503", QueueGrowth.GROWING_WINDOWS,
-                    queued, after);
-        } else if (after == QueueGrowth.UNBOUNDED) {
-            LOG.info("The admission queue's bound is lifted ({} waiting)", queued);
         }
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at most
@@ -18,19 +19,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * closed its connection is dropped at once ({@link ClientWatch}), and when the oldest waiter has waited more than half
  * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
  * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
- * when clients are seen to leave earlier (the age at which watched clients closed, a moving average, once ten did).
+ * when clients are seen to leave earlier while the load goes on ({@link Patience}).
  */
 final class AdmissionGate {
 
-    /** Weight of one departure in the clients' patience (about the last 20 count). */
-    static final double PATIENCE_SMOOTHING = 0.05;
-    /** Departures seen before their age counts as the clients' patience: a few early leavers are no pattern. */
-    static final int PATIENCE_SAMPLES = 10;
+    /** The window in which departures of waiting clients are judged by the arrivals after them. */
+    static final long PATIENCE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final ReentrantLock lock = new ReentrantLock();
     /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
     private final ScheduledExecutorService timeouts;
+    /** The time of arrivals and departures for {@link #patience}. */
+    private final LongSupplier clock;
     /**
      * Requests running: atomic, so that {@link #tryEnter()}, {@link #track()} and {@link #exit()} stay lock-free while
      * nobody waits. Changed under the lock only together with the queue.
@@ -44,13 +45,18 @@ final class AdmissionGate {
     private Object capOwner;
     private int maxQueued;
     private long timeoutMillis = 1;
-    /** The age at which watched clients left, nanoseconds; 0 until one did. Guarded by the lock. */
-    private double patienceNanos;
-    /** Watched clients that left while waiting, up to {@link #PATIENCE_SAMPLES}. Guarded by the lock. */
-    private int departures;
+    /** Guarded by the lock. */
+    private final Patience patience;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
+        this(timeouts, System::nanoTime, PATIENCE_WINDOW_NANOS);
+    }
+
+    /** @param clock the time of arrivals and departures, in nanoseconds (a test's hand-moved clock) */
+    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long patienceWindowNanos) {
         this.timeouts = timeouts;
+        this.clock = clock;
+        this.patience = new Patience(patienceWindowNanos);
     }
 
     /** Unbounded when {@code maxRunning} is 0. */
@@ -131,6 +137,7 @@ final class AdmissionGate {
         try {
             timeout = timeoutMillis;
             if (waiting.size() < maxQueued) {
+                patience.arrived(clock.getAsLong());
                 waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
                 waiting.add(waiter);
                 anyWaiting = true;
@@ -192,11 +199,11 @@ final class AdmissionGate {
         }
     }
 
-    /** The clients' patience as seen so far, milliseconds; 0 until a watched client left while waiting. */
+    /** The clients' patience as learned so far, milliseconds, known or not yet; 0 before any departure counted. */
     long observedPatienceMillis() {
         lock.lock();
         try {
-            return TimeUnit.NANOSECONDS.toMillis(Math.round(patienceNanos));
+            return TimeUnit.NANOSECONDS.toMillis(Math.round(patience.seenNanos()));
         } finally {
             lock.unlock();
         }
@@ -214,16 +221,14 @@ final class AdmissionGate {
         }
     }
 
-    /** Removes a waiter whose client left, learning the clients' patience from its age; true if it was waiting. */
+    /** Removes a waiter whose client left, a departure for the clients' patience; true if it was waiting. */
     boolean gone(Waiter waiter, long ageNanos) {
         lock.lock();
         try {
             boolean removed = waiting.remove(waiter);
             anyWaiting = !waiting.isEmpty();
             if (removed) {
-                patienceNanos = patienceNanos == 0 ? ageNanos
-                        : patienceNanos + PATIENCE_SMOOTHING * (ageNanos - patienceNanos);
-                departures = Math.min(PATIENCE_SAMPLES, departures + 1);
+                patience.departed(ageNanos, clock.getAsLong());
             }
             return removed;
         } finally {
@@ -246,10 +251,11 @@ final class AdmissionGate {
 
     /** Adaptive LIFO: the oldest waiter has waited more than half of the clients' patience. */
     private boolean newestFirstLocked() {
-        double patience = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        if (departures >= PATIENCE_SAMPLES) {
-            patience = Math.min(patience, patienceNanos);
+        double limit = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        double learned = patience.nanos();
+        if (learned > 0) {
+            limit = Math.min(limit, learned);
         }
-        return System.nanoTime() - waiting.getFirst().since() > patience / 2;
+        return System.nanoTime() - waiting.getFirst().since() > limit / 2;
     }
 }

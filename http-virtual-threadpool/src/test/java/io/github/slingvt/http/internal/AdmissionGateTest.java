@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.Test;
 class AdmissionGateTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    private final AdmissionGate gate = new AdmissionGate(timer);
+    /** The clock of the clients' patience, moved by hand; the waiters' ages are real time. */
+    private final AtomicLong clock = new AtomicLong();
+    private final AdmissionGate gate = new AdmissionGate(timer, clock::get, AdmissionGate.PATIENCE_WINDOW_NANOS);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     @AfterEach
@@ -158,14 +161,52 @@ class AdmissionGateTest {
         assertThat(gate.running()).isEqualTo(1);
     }
 
+    /** Moves the patience's clock to the next window. */
+    private void nextWindow() {
+        clock.addAndGet(AdmissionGate.PATIENCE_WINDOW_NANOS);
+    }
+
     @Test
-    void theAgeAtWhichClientsLeaveIsTheirPatience() throws Exception {
+    void theAgeAtWhichClientsLeaveWhileOthersArriveIsTheirPatience() throws Exception {
         gate.setLimits(1, 10, 60_000);
         enter("a");
         HandWatch b = enterWatched("b");
         Thread.sleep(200);
         b.close();
+        nextWindow();
+        enter("c");
+        assertThat(gate.observedPatienceMillis()).as("judged once the window after it is over").isZero();
+        nextWindow();
+        enter("d");
         assertThat(gate.observedPatienceMillis()).isBetween(200L, 2_000L);
+    }
+
+    @Test
+    void clientsThatAllLeaveAndAreFollowedByNobodyTeachNothing() throws Exception {
+        gate.setLimits(1, 100, 60_000);
+        enter("a");
+        List<HandWatch> all = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            all.add(enterWatched("r" + i));
+        }
+        Thread.sleep(100);
+        all.forEach(HandWatch::close); // the end of a load test: everyone leaves at once
+        nextWindow();
+        enter("probe"); // one request in the window after: fewer than those who left
+        nextWindow();
+        enter("b");
+        assertThat(gate.observedPatienceMillis()).isZero();
+
+        all.clear();
+        for (int i = 0; i < 50; i++) {
+            all.add(enterWatched("s" + i));
+        }
+        all.forEach(HandWatch::close);
+        clock.addAndGet(5 * AdmissionGate.PATIENCE_WINDOW_NANOS); // then silence
+        enter("next load");
+        nextWindow();
+        enter("c");
+        assertThat(gate.observedPatienceMillis()).isZero();
     }
 
     @Test
@@ -194,22 +235,25 @@ class AdmissionGateTest {
         gate.setLimits(1, 100, 60_000);
         enter("a");
         List<HandWatch> early = new ArrayList<>();
-        for (int i = 0; i < AdmissionGate.PATIENCE_SAMPLES; i++) {
+        for (int i = 0; i < Patience.SAMPLES; i++) {
             early.add(enterWatched("early" + i));
         }
         Thread.sleep(100);
-        early.subList(0, AdmissionGate.PATIENCE_SAMPLES - 1).forEach(HandWatch::close);
-        enter("b");
+        early.forEach(HandWatch::close); // clients leave after about 100 ms ...
+        nextWindow();
+        for (int i = 0; i < Patience.SAMPLES; i++) {
+            enter("q" + i); // ... and as many arrive after them: the load goes on
+        }
         Thread.sleep(80);
-        enter("c");
         gate.exit();
-        assertThat(events).as("nine departures are no pattern yet: first in, first out").last()
-                .isEqualTo("admit early" + (AdmissionGate.PATIENCE_SAMPLES - 1));
-        enterWatched("late").close(); // the tenth departure: clients leave after about 100 ms
+        assertThat(events).as("not judged before the window after the departures is over: first in, first out")
+                .last().isEqualTo("admit q0");
+        nextWindow();
+        enter("z");
         gate.exit();
-        assertThat(events).last().as("b waited 80 ms, more than half of the patience").isEqualTo("admit c");
+        assertThat(events).last().as("q1 waited 80 ms, more than half of the patience").isEqualTo("admit z");
         gate.exit();
-        assertThat(events).last().isEqualTo("admit b");
+        assertThat(events).last().isEqualTo("admit q9");
     }
 
     @Test

@@ -1,0 +1,101 @@
+package io.github.slingvt.http.internal;
+
+/**
+ * The clients' patience: the age at which clients closed their connection while their request waited for admission,
+ * a moving average over about the last 20 such departures, known once {@link #SAMPLES} were seen.
+ * <p>
+ * Only departures after which the load went on count. Clients that give up while others keep arriving are impatient;
+ * clients that all leave together and are followed by nobody (the end of a load test, a load balancer that takes the
+ * node out) are done, and leave at every age from zero up. Learned from them, the patience would be a fraction of
+ * the wait, and adaptive LIFO would then starve the oldest of a standing queue that a pool answers within the
+ * clients' real patience (measured: p99 8.1 s instead of about 0.3 s in a closed loop at C = 1,000 after such an
+ * end). So the departures of one window count only when the next window brings at least as many new waiting requests
+ * as there were departures; a window without any event in between counts as one without arrivals.
+ * <p>
+ * Not thread-safe: the admission gate calls it under its lock.
+ */
+final class Patience {
+
+    /** Weight of one departure (about the last 20 count). */
+    static final double SMOOTHING = 0.05;
+    /** Departures that count before their age is the clients' patience: a few early leavers are no pattern. */
+    static final int SAMPLES = 10;
+
+    private final long windowNanos;
+    private long windowStart;
+    private boolean started;
+    /** This window's new waiting requests and departures (count, sum of ages). */
+    private int arrivals;
+    private int departures;
+    private double departedAgeNanos;
+    /** The window before's departures, waiting for this window's arrivals to judge them. */
+    private int pending;
+    private double pendingAgeNanos;
+    private double patienceNanos;
+    private int learned;
+
+    Patience(long windowNanos) {
+        this.windowNanos = windowNanos;
+    }
+
+    /** A request began to wait at {@code now} (nanoseconds of the gate's clock). */
+    void arrived(long now) {
+        roll(now);
+        arrivals++;
+    }
+
+    /** A waiting request's client left at {@code now}, {@code ageNanos} after its request arrived. */
+    void departed(long ageNanos, long now) {
+        roll(now);
+        departures++;
+        departedAgeNanos += ageNanos;
+    }
+
+    /** The patience in nanoseconds once known; {@code 0} before. */
+    double nanos() {
+        return learned >= SAMPLES ? patienceNanos : 0;
+    }
+
+    /** The moving average so far, known or not. */
+    double seenNanos() {
+        return patienceNanos;
+    }
+
+    private void roll(long now) {
+        if (!started) {
+            started = true;
+            windowStart = now;
+            return;
+        }
+        if (now - windowStart < windowNanos) {
+            return;
+        }
+        if (pending > 0 && arrivals >= pending) {
+            learn(pending, pendingAgeNanos / pending);
+        }
+        if (now - windowStart < 2 * windowNanos) {
+            pending = departures;
+            pendingAgeNanos = departedAgeNanos;
+            windowStart += windowNanos;
+        } else {
+            // A whole window passed without any event: this window's departures were followed by no arrivals.
+            pending = 0;
+            pendingAgeNanos = 0;
+            windowStart = now;
+        }
+        arrivals = 0;
+        departures = 0;
+        departedAgeNanos = 0;
+    }
+
+    /** {@code count} departures at the mean age {@code meanNanos}, as if averaged in one by one. */
+    private void learn(int count, double meanNanos) {
+        if (patienceNanos == 0) {
+            patienceNanos = meanNanos;
+        } else {
+            double weight = 1 - Math.pow(1 - SMOOTHING, count);
+            patienceNanos += weight * (meanNanos - patienceNanos);
+        }
+        learned = Math.min(SAMPLES, learned + count);
+    }
+}

@@ -1,0 +1,96 @@
+package io.github.slingvt.http.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+class PatienceTest {
+
+    private static final long WINDOW = TimeUnit.SECONDS.toNanos(1);
+    private static final long TEN_S = TimeUnit.SECONDS.toNanos(10);
+
+    private final Patience patience = new Patience(WINDOW);
+
+    /** One window from {@code start}: {@code arrivals} new waiters, then {@code departures} leaving at {@code age}. */
+    private void window(long start, int arrivals, int departures, long age) {
+        for (int i = 0; i < arrivals; i++) {
+            patience.arrived(start + i);
+        }
+        for (int i = 0; i < departures; i++) {
+            patience.departed(age, start + arrivals + i);
+        }
+    }
+
+    @Test
+    void clientsThatGiveUpWhileTheLoadGoesOnTeachTheirPatience() {
+        // An open overload: 2,600 a second arrive and wait, 600 a second give up after 10 s.
+        for (int s = 0; s < 3; s++) {
+            window(s * WINDOW, 2600, 600, TEN_S);
+        }
+        assertThat(patience.nanos()).isCloseTo(TEN_S, within(1.0));
+    }
+
+    @Test
+    void theDeparturesOfAWindowAreJudgedOnlyAfterTheNextOne() {
+        window(0, 100, 20, TEN_S);
+        window(WINDOW, 100, 0, 0);
+        assertThat(patience.nanos()).as("the window after is not over").isZero();
+        patience.arrived(2 * WINDOW);
+        assertThat(patience.nanos()).isCloseTo(TEN_S, within(1.0));
+    }
+
+    @Test
+    void fewerThanTenDeparturesAreNoPatternYet() {
+        window(0, 100, Patience.SAMPLES - 1, TEN_S);
+        window(WINDOW, 100, 0, 0);
+        patience.arrived(2 * WINDOW);
+        assertThat(patience.nanos()).isZero();
+        assertThat(patience.seenNanos()).isCloseTo(TEN_S, within(1.0));
+        window(2 * WINDOW + 1, 100, 1, TEN_S);
+        window(3 * WINDOW, 100, 0, 0);
+        patience.arrived(4 * WINDOW);
+        assertThat(patience.nanos()).isCloseTo(TEN_S, within(1.0));
+    }
+
+    @Test
+    void theEndOfAClosedLoopTeachesNothing() {
+        // 1,000 clients in a closed loop: each finished request brings one new, about 900 wait ~0.3 s. At the end
+        // they all leave at once, at every age up to the wait; then a drain probe or two, then the next load.
+        for (int s = 0; s < 30; s++) {
+            window(s * WINDOW, 3000, 0, 0);
+        }
+        long end = 30 * WINDOW;
+        for (int i = 0; i < 900; i++) {
+            patience.departed(TimeUnit.MILLISECONDS.toNanos(i / 3), end + i);
+        }
+        window(end + WINDOW, 2, 0, 0);
+        window(end + 2 * WINDOW, 3000, 0, 0);
+        window(end + 3 * WINDOW, 3000, 0, 0);
+        assertThat(patience.nanos()).isZero();
+        assertThat(patience.seenNanos()).isZero();
+    }
+
+    @Test
+    void departuresFollowedByASilentWindowTeachNothing() {
+        window(0, 500, 500, TimeUnit.MILLISECONDS.toNanos(150));
+        // Nothing for seconds, then a new load that arrives in strength.
+        for (int s = 5; s < 10; s++) {
+            window(s * WINDOW, 3000, 0, 0);
+        }
+        assertThat(patience.seenNanos()).isZero();
+    }
+
+    @Test
+    void manyDeparturesMoveThePatienceAsIfAveragedOneByOne() {
+        window(0, 100, 20, TimeUnit.SECONDS.toNanos(2));
+        window(WINDOW, 100, 20, TEN_S);
+        window(2 * WINDOW, 100, 0, 0);
+        patience.arrived(3 * WINDOW);
+        double expected = TimeUnit.SECONDS.toNanos(2)
+                + (1 - Math.pow(1 - Patience.SMOOTHING, 20)) * (TEN_S - TimeUnit.SECONDS.toNanos(2));
+        assertThat(patience.nanos()).isCloseTo(expected, within(1.0));
+    }
+}

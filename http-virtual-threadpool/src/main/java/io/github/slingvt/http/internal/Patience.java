@@ -4,13 +4,14 @@ package io.github.slingvt.http.internal;
  * The clients' patience: the age at which clients closed their connection while their request waited for admission,
  * a moving average over about the last 20 such departures, known once {@link #SAMPLES} were seen.
  * <p>
- * Only departures after which the load went on count. Clients that give up while others keep arriving are impatient;
- * clients that all leave together and are followed by nobody (the end of a load test, a load balancer that takes the
- * node out) are done, and leave at every age from zero up. Learned from them, the patience would be a fraction of
- * the wait, and adaptive LIFO would then starve the oldest of a standing queue that a pool answers within the
- * clients' real patience (measured: p99 8.1 s at R10ms C = 1,000 after such an end, where the A/A twin had 0.5 s).
- * So the departures of one window count only when the next window brings at least as many new waiting requests
- * as there were departures; a window without any event in between counts as one without arrivals.
+ * Only departures that go on while the load goes on count. Impatient clients give up second after second while
+ * others keep arriving; clients that all leave together (the end of a load test, a load balancer that takes the node
+ * out) are done, and leave at every age from zero up, within a second or two. Learned from them, the patience would
+ * be a fraction of the wait, and adaptive LIFO would then starve the oldest of a standing queue that a pool answers
+ * within the clients' real patience (measured: p99 8.1 s at R10ms C = 1,000 after such an end, where the A/A twin had
+ * 0.5 s; a next load a second later does not tell the two apart). So the departures of a window count only when the
+ * window before and the window after it had departures too, and the window after brought at least as many new
+ * waiting requests as there were departures; a window without any event counts as one without either.
  * <p>
  * Not thread-safe: the admission gate calls it under its lock.
  */
@@ -28,7 +29,9 @@ final class Patience {
     private int arrivals;
     private int departures;
     private double departedAgeNanos;
-    /** The window before's departures, waiting for this window's arrivals to judge them. */
+    /** Departures of the window before {@link #pending}'s. */
+    private int earlier;
+    /** The window before's departures, waiting for this window to judge them. */
     private int pending;
     private double pendingAgeNanos;
     private double patienceNanos;
@@ -70,15 +73,17 @@ final class Patience {
         if (now - windowStart < windowNanos) {
             return;
         }
-        if (pending > 0 && arrivals >= pending) {
+        if (pending > 0 && earlier > 0 && departures > 0 && arrivals >= pending) {
             learn(pending, pendingAgeNanos / pending);
         }
         if (now - windowStart < 2 * windowNanos) {
+            earlier = pending;
             pending = departures;
             pendingAgeNanos = departedAgeNanos;
             windowStart += windowNanos;
         } else {
-            // A whole window passed without any event: this window's departures were followed by no arrivals.
+            // A whole window passed without any event: this window's departures were followed by none.
+            earlier = 0;
             pending = 0;
             pendingAgeNanos = 0;
             windowStart = now;

@@ -167,22 +167,22 @@ class AdmissionGateTest {
     }
 
     @Test
-    void theAgeAtWhichClientsLeaveWhileOthersArriveIsTheirPatience() throws Exception {
+    void theAgeAtWhichClientsLeaveSecondAfterSecondIsTheirPatience() throws Exception {
         gate.setLimits(1, 10, 60_000);
         enter("a");
-        HandWatch b = enterWatched("b");
-        Thread.sleep(200);
-        b.close();
-        nextWindow();
-        enter("c");
+        for (int second = 0; second < 3; second++) {
+            HandWatch b = enterWatched("b" + second);
+            Thread.sleep(200);
+            b.close();
+            nextWindow();
+        }
         assertThat(gate.observedPatienceMillis()).as("judged once the window after it is over").isZero();
-        nextWindow();
-        enter("d");
+        enter("c");
         assertThat(gate.observedPatienceMillis()).isBetween(200L, 2_000L);
     }
 
     @Test
-    void clientsThatAllLeaveAndAreFollowedByNobodyTeachNothing() throws Exception {
+    void clientsThatAllLeaveTogetherTeachNothing() throws Exception {
         gate.setLimits(1, 100, 60_000);
         enter("a");
         List<HandWatch> all = new ArrayList<>();
@@ -190,22 +190,15 @@ class AdmissionGateTest {
             all.add(enterWatched("r" + i));
         }
         Thread.sleep(100);
-        all.forEach(HandWatch::close); // the end of a load test: everyone leaves at once
+        all.subList(0, 25).forEach(HandWatch::close); // the end of a load test: everyone leaves at once, ...
         nextWindow();
-        enter("probe"); // one request in the window after: fewer than those who left
+        all.subList(25, 50).forEach(HandWatch::close); // ... across the turn of a second
+        nextWindow();
+        for (int i = 0; i < 100; i++) {
+            enter("next" + i); // and the next load begins
+        }
         nextWindow();
         enter("b");
-        assertThat(gate.observedPatienceMillis()).isZero();
-
-        all.clear();
-        for (int i = 0; i < 50; i++) {
-            all.add(enterWatched("s" + i));
-        }
-        all.forEach(HandWatch::close);
-        clock.addAndGet(5 * AdmissionGate.PATIENCE_WINDOW_NANOS); // then silence
-        enter("next load");
-        nextWindow();
-        enter("c");
         assertThat(gate.observedPatienceMillis()).isZero();
     }
 
@@ -235,25 +228,32 @@ class AdmissionGateTest {
         gate.setLimits(1, 100, 60_000);
         enter("a");
         List<HandWatch> early = new ArrayList<>();
-        for (int i = 0; i < Patience.SAMPLES; i++) {
+        for (int i = 0; i < 3 * Patience.SAMPLES; i++) {
             early.add(enterWatched("early" + i));
         }
         Thread.sleep(100);
-        early.forEach(HandWatch::close); // clients leave after about 100 ms ...
+        // Clients leave after about 100 ms, ten in each of three seconds, while as many arrive.
+        early.subList(0, Patience.SAMPLES).forEach(HandWatch::close);
         nextWindow();
         for (int i = 0; i < Patience.SAMPLES; i++) {
-            enter("q" + i); // ... and as many arrive after them: the load goes on
+            enter("q" + i);
         }
-        Thread.sleep(80);
+        early.subList(Patience.SAMPLES, 2 * Patience.SAMPLES).forEach(HandWatch::close);
+        nextWindow();
+        for (int i = 0; i < Patience.SAMPLES; i++) {
+            enter("r" + i);
+        }
+        early.subList(2 * Patience.SAMPLES, 3 * Patience.SAMPLES).forEach(HandWatch::close);
+        Thread.sleep(200);
         gate.exit();
         assertThat(events).as("not judged before the window after the departures is over: first in, first out")
                 .last().isEqualTo("admit q0");
         nextWindow();
         enter("z");
         gate.exit();
-        assertThat(events).last().as("q1 waited 80 ms, more than half of the patience").isEqualTo("admit z");
+        assertThat(events).last().as("q1 waited 200 ms, more than half of the patience").isEqualTo("admit z");
         gate.exit();
-        assertThat(events).last().isEqualTo("admit q9");
+        assertThat(events).last().isEqualTo("admit r9");
     }
 
     @Test

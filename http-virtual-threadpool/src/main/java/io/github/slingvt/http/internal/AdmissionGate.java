@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  */
 final class AdmissionGate {
 
-    /** The window in which departures of waiting clients are judged by the arrivals after them. */
+    /** The window by which departures of waiting clients are counted and judged ({@link Patience}). */
     static final long PATIENCE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final ReentrantLock lock = new ReentrantLock();

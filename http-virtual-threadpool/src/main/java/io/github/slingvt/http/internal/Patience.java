@@ -4,7 +4,7 @@ package io.github.slingvt.http.internal;
  * The clients' patience: the age at which clients closed their connection while their request waited for admission,
  * a moving average over about the last 20 such departures, known once {@link #SAMPLES} were seen.
  * <p>
- * Only departures that go on while the load goes on count. Impatient clients give up second after second while
+ * Only departures that keep coming while the load goes on count. Impatient clients give up second after second while
  * others keep arriving; clients that all leave together (the end of a load test, a load balancer that takes the node
  * out) are done, and leave at every age from zero up, within a second or two. Learned from them, the patience would
  * be a fraction of the wait, and adaptive LIFO would then starve the oldest of a standing queue that a pool answers

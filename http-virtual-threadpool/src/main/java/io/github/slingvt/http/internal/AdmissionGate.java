@@ -49,14 +49,14 @@ final class AdmissionGate {
     private final Patience patience;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
-        this(timeouts, System::nanoTime, PATIENCE_WINDOW_NANOS);
+        this(timeouts, System::nanoTime);
     }
 
     /** @param clock the time of arrivals and departures, in nanoseconds (a test's hand-moved clock) */
-    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long patienceWindowNanos) {
+    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock) {
         this.timeouts = timeouts;
         this.clock = clock;
-        this.patience = new Patience(patienceWindowNanos);
+        this.patience = new Patience(PATIENCE_WINDOW_NANOS);
     }
 
     /** Unbounded when {@code maxRunning} is 0. */

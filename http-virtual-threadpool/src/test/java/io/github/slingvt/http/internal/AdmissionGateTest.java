@@ -20,7 +20,7 @@ class AdmissionGateTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     /** The clock of the clients' patience, moved by hand; the waiters' ages are real time. */
     private final AtomicLong clock = new AtomicLong();
-    private final AdmissionGate gate = new AdmissionGate(timer, clock::get, AdmissionGate.PATIENCE_WINDOW_NANOS);
+    private final AdmissionGate gate = new AdmissionGate(timer, clock::get);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     @AfterEach

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,11 +59,7 @@ class AdmissionPathTest {
         CompletableFuture.allOf(slow.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
         // A slot is given back once the response is complete and its thread has ended: after the client has the
         // answer, not before.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (state.gate().running() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(state.gate().running()).as("every slot given back within 10 s of the last answer").isZero();
+        awaitWithin10s("every slot given back after the last answer", () -> state.gate().running() == 0);
     }
 
     @ParameterizedTest
@@ -106,9 +103,13 @@ class AdmissionPathTest {
     }
 
     private void awaitRunning(int n) throws InterruptedException {
+        awaitWithin10s(n + " requests running", () -> jetty.probe.running.get() >= n);
+    }
+
+    private static void awaitWithin10s(String what, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (jetty.probe.running.get() < n) {
-            assertThat(System.nanoTime()).as("%d requests running within 10 s", n).isLessThan(deadline);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("%s within 10 s", what).isLessThan(deadline);
             Thread.sleep(5);
         }
     }

@@ -23,9 +23,6 @@ import java.util.function.LongSupplier;
  */
 final class AdmissionGate {
 
-    /** The window by which departures of waiting clients are counted and judged ({@link Patience}). */
-    static final long PATIENCE_WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     private final ReentrantLock lock = new ReentrantLock();
     /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
@@ -56,7 +53,7 @@ final class AdmissionGate {
     AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock) {
         this.timeouts = timeouts;
         this.clock = clock;
-        this.patience = new Patience(PATIENCE_WINDOW_NANOS);
+        this.patience = new Patience();
     }
 
     /** Unbounded when {@code maxRunning} is 0. */

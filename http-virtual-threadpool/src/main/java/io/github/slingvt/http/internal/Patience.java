@@ -1,5 +1,7 @@
 package io.github.slingvt.http.internal;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * The clients' patience: the age at which clients closed their connection while their request waited for admission,
  * a moving average over about the last 20 such departures, known once {@link #SAMPLES} were seen.
@@ -21,8 +23,9 @@ final class Patience {
     static final double SMOOTHING = 0.05;
     /** Departures that count before their age is the clients' patience: a few early leavers are no pattern. */
     static final int SAMPLES = 10;
+    /** The window by which departures of waiting clients are counted and judged. */
+    static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final long windowNanos;
     private long windowStart;
     private boolean started;
     /** This window's new waiting requests and departures (count, sum of ages). */
@@ -36,10 +39,6 @@ final class Patience {
     private double pendingAgeNanos;
     private double patienceNanos;
     private int learned;
-
-    Patience(long windowNanos) {
-        this.windowNanos = windowNanos;
-    }
 
     /** A request began to wait at {@code now} (nanoseconds of the gate's clock). */
     void arrived(long now) {
@@ -70,17 +69,17 @@ final class Patience {
             windowStart = now;
             return;
         }
-        if (now - windowStart < windowNanos) {
+        if (now - windowStart < WINDOW_NANOS) {
             return;
         }
         if (pending > 0 && earlier > 0 && departures > 0 && arrivals >= pending) {
             learn(pending, pendingAgeNanos / pending);
         }
-        if (now - windowStart < 2 * windowNanos) {
+        if (now - windowStart < 2 * WINDOW_NANOS) {
             earlier = pending;
             pending = departures;
             pendingAgeNanos = departedAgeNanos;
-            windowStart += windowNanos;
+            windowStart += WINDOW_NANOS;
         } else {
             // A whole window passed without any event: this window's departures were followed by none.
             earlier = 0;

@@ -163,7 +163,7 @@ class AdmissionGateTest {
 
     /** Moves the patience's clock to the next window. */
     private void nextWindow() {
-        clock.addAndGet(AdmissionGate.PATIENCE_WINDOW_NANOS);
+        clock.addAndGet(Patience.WINDOW_NANOS);
     }
 
     @Test

@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 
 class PatienceTest {
 
-    private static final long WINDOW = TimeUnit.SECONDS.toNanos(1);
+    private static final long WINDOW = Patience.WINDOW_NANOS;
     private static final long TEN_S = TimeUnit.SECONDS.toNanos(10);
 
-    private final Patience patience = new Patience(WINDOW);
+    private final Patience patience = new Patience();
 
     /** One window from {@code start}: {@code arrivals} new waiters, then {@code departures} leaving at {@code age}. */
     private void window(long start, int arrivals, int departures, long age) {

@@ -39,6 +39,11 @@ public final class SlingInstance implements AutoCloseable {
     private static final Duration BUNDLES_SETTLE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * A startup probe's own timeout: Felix restarts Jetty right after its first start, and a probe that lands in that
+     * moment gets no answer at all; the next probe, not the request timeout, should find the restarted server.
+     */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
     private static final int LOG_TAIL_LINES = 40;
     private static final int MAX_ERRORS_SHOWN = 5;
     /** The feature's admin login, admin/admin. */
@@ -106,12 +111,12 @@ public final class SlingInstance implements AutoCloseable {
                         + " s (last: " + last + ")");
             }
             try {
-                final int ready = get(READINESS_PATH).statusCode();
+                final int ready = probe(READINESS_PATH);
                 final long now = System.nanoTime();
                 greenSince = ready != 200 ? null : greenSince == null ? Long.valueOf(now) : greenSince;
                 // Green on its own is not enough: see READINESS_HOLD.
                 final boolean held = greenSince != null && now - greenSince >= READINESS_HOLD.toNanos();
-                final int status = held ? get("/.json").statusCode() : -1;
+                final int status = held ? probe("/.json") : -1;
                 if (status == 200) {
                     break;
                 }
@@ -206,6 +211,11 @@ public final class SlingInstance implements AutoCloseable {
     /** The lines of {@code logs/error.log} at the end of the startup ({@link SlingInstanceBuilder#start()}). */
     public List<String> startupLogLines() {
         return startupLog;
+    }
+
+    /** An anonymous GET's status code, answered within {@link #PROBE_TIMEOUT}. */
+    private int probe(String path) {
+        return send(request(path, false).timeout(PROBE_TIMEOUT).GET().build()).statusCode();
     }
 
     private HttpRequest.Builder request(String path, boolean admin) {

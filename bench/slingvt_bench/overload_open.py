@@ -25,7 +25,8 @@ TIMEOUT_ERROR = "timeout"
 FIELDS = ["config", "workload", "fraction", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "connections", "duration_s", "timeout_s", "sent", "ok_in_time", "ok_late", "s503", "other_non2xx",
           "timeouts", "conn_errors", "cut_off", "losses", "ok_per_s", "p50_ms", "p99_ms", "source",
-          "counters", "admitted", "rejected", "completed", "in_flight", "queued", "own_requests", "server_arrived",
+          "counters", "admitted", "rejected", "abandoned", "completed", "in_flight", "queued", "own_requests",
+          "server_arrived",
           "client_answered", "arrived_identity", "admitted_identity", "failed"]
 SERIES_FIELDS = ["config", "workload", "fraction", "second", "ok_in_time", "s503", "other"]
 
@@ -114,20 +115,23 @@ def accounting(before, after, own, cats, has_counters):
     """The server's HTTP counters across one point against the client. before/after: the status JSON (after: read
     once the instance is idle again); own: {"admitted": n, "rejected": m} of the benchmark's own requests in between
     (the drain probe and the status reads after `before`, the last one included). Returns the row fields:
-    server_arrived = admitted + rejected (net of own); arrived_identity held when the client's answers ≤ it ≤ the
+    server_arrived = admitted + rejected + abandoned (net of own; abandoned: dropped unstarted because the client closed
+    its connection while the request waited for admission); arrived_identity held when the client's answers ≤ it ≤ the
     client's sent count (the client cannot tell which of its timed-out, failed or cut-off requests reached the
     server); admitted_identity held when completed + inFlight + queued = admitted at the end."""
     if not has_counters or not before or not after:
         why = "no counters (Sling VT's handler is not in this server's path)" if not has_counters else \
             "counters unreadable"
         return dict(counters=why, arrived_identity="n/a", admitted_identity="n/a")
-    delta = {k: int(after.get(k, 0)) - int(before.get(k, 0)) for k in ("admitted", "rejected", "completed")}
+    delta = {k: int(after.get(k, 0)) - int(before.get(k, 0))
+             for k in ("admitted", "rejected", "abandoned", "completed")}
     admitted = delta["admitted"] - own.get("admitted", 0)
     rejected = delta["rejected"] - own.get("rejected", 0)
-    arrived = admitted + rejected
+    arrived = admitted + rejected + delta["abandoned"]
     answered = cats["ok_in_time"] + cats["ok_late"] + cats["s503"] + cats["other_non2xx"]
     end = int(after.get("completed", 0)) + int(after.get("inFlight", 0)) + int(after.get("queued", 0))
-    return dict(counters="yes", admitted=admitted, rejected=rejected, completed=delta["completed"],
+    return dict(counters="yes", admitted=admitted, rejected=rejected, abandoned=delta["abandoned"],
+                completed=delta["completed"],
                 in_flight=after.get("inFlight"), queued=after.get("queued"),
                 own_requests=own.get("admitted", 0) + own.get("rejected", 0), server_arrived=arrived,
                 client_answered=answered,

@@ -73,14 +73,16 @@ class OverloadOpenTest(unittest.TestCase):
 
     def test_accounting_holds_when_the_server_saw_what_the_client_sent_net_of_own_requests(self):
         cats = dict(ok_in_time=90, ok_late=0, s503=10, other_non2xx=0, sent=110)
-        before = dict(admitted=1000, rejected=5, completed=999, inFlight=1, queued=0)
-        after = dict(admitted=1093, rejected=15, completed=1092, inFlight=1, queued=0)
+        before = dict(admitted=1000, rejected=5, abandoned=2, completed=999, inFlight=1, queued=0)
+        after = dict(admitted=1093, rejected=15, abandoned=7, completed=1092, inFlight=1, queued=0)
         a = ov.accounting(before, after, {"admitted": 3, "rejected": 0}, cats, True)
-        self.assertEqual((a["admitted"], a["rejected"], a["server_arrived"], a["client_answered"]), (90, 10, 100, 100))
+        # Arrived: the 90 admitted, the 10 refused and the 5 dropped unstarted when their clients left.
+        self.assertEqual((a["admitted"], a["rejected"], a["abandoned"], a["server_arrived"], a["client_answered"]),
+                         (90, 10, 5, 105, 100))
         self.assertEqual((a["arrived_identity"], a["admitted_identity"]), ("held", "held"))
         # The server counted fewer than the client was answered: broken; and a request still queued at the end
         # breaks the second identity.
-        short = ov.accounting(before, dict(after, admitted=1080, completed=1079), {"admitted": 3}, cats, True)
+        short = ov.accounting(before, dict(after, admitted=1075, completed=1074), {"admitted": 3}, cats, True)
         self.assertEqual(short["arrived_identity"], "broken")
         queued = ov.accounting(before, dict(after, queued=2), {"admitted": 3}, cats, True)
         self.assertEqual(queued["admitted_identity"], "broken")

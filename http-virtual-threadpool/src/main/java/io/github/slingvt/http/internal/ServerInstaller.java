@@ -120,7 +120,8 @@ final class ServerInstaller {
      * where that fits, so that a smaller virtual-mode pool does not keep Jetty's 8 idle threads and a switch back
      * gets Felix's minimum again. Threads above a lowered size end once idle: all of them in one eviction round, not
      * one per idle timeout as Jetty would (1,000 threads would take 1,000 minutes), after 5 s of idleness in virtual
-     * mode and Felix's idle timeout (Jetty's 60 s) in kernel mode.
+     * mode and Felix's idle timeout (Jetty's 60 s) in kernel mode; Jetty evicts none before one idle timeout in force
+     * at its last thread start has passed (docs/UPSTREAM.md), so after kernel mode that round comes within a minute.
      */
     static void applyPlatformThreads(Server server, Installation installation, int configured, ThreadingMode mode) {
         if (server.getThreadPool() instanceof QueuedThreadPool qtp) {

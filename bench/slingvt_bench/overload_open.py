@@ -115,10 +115,10 @@ def accounting(before, after, own, cats, has_counters):
     """The server's HTTP counters across one point against the client. before/after: the status JSON (after: read
     once the instance is idle again); own: {"admitted": n, "rejected": m} of the benchmark's own requests in between
     (the drain probe and the status reads after `before`, the last one included). Returns the row fields:
-    server_arrived = admitted + rejected + abandoned (net of own; abandoned: dropped unstarted because the client closed
-    its connection while the request waited for admission); arrived_identity held when the client's answers ≤ it ≤ the
-    client's sent count (the client cannot tell which of its timed-out, failed or cut-off requests reached the
-    server); admitted_identity held when completed + inFlight + queued = admitted at the end."""
+    server_arrived = admitted + rejected + abandoned (net of own; abandoned: dropped unstarted because the client
+    closed its connection while the request waited for admission); arrived_identity held when the client's answers
+    ≤ it ≤ the client's sent count (the client cannot tell which of its timed-out, failed or cut-off requests reached
+    the server); admitted_identity held when completed + inFlight + queued = admitted at the end."""
     if not has_counters or not before or not after:
         why = "no counters (Sling VT's handler is not in this server's path)" if not has_counters else \
             "counters unreadable"

@@ -139,8 +139,8 @@ def accounting_table(rows):
          "`/system/console/status-slingvt-http.json` before each point and after its drain (CPU quiet, a light "
          "request through, then until only the status read is in flight and nothing is queued), net of the "
          "benchmark's own requests. Arrived = admitted + rejected + abandoned (dropped unstarted because the client "
-         "closed its connection while the request waited for admission); it holds when the client's answers ≤ arrived ≤ "
-         "the client's sent count (the client cannot tell which of its timed-out, failed or cut-off requests reached "
+         "closed its connection while the request waited for admission); it holds when the client's answers ≤ "
+         "arrived ≤ the client's sent count (the client cannot tell which of its timed-out, failed or cut-off requests reached "
          "the server). Admitted holds when completed + in flight + queued = admitted at the end. Kernel "
          "configurations count only what reaches Sling VT's handler, i.e. what got a pool thread (a request Jetty "
          "dropped from its queue is never counted); a configuration without Sling VT's handler has no counters.\n",
@@ -156,7 +156,8 @@ def accounting_table(rows):
                      + " – |" * 8)
             continue
         L.append(f"| {r['workload']} | {r['target_rps']} | {r['config']} | {r['sent']} | {r['client_answered']} | "
-                 f"{r['server_arrived']} | {r['admitted']} | {r['rejected']} | {r.get('abandoned', '–')} | {r['completed']} | "
+                 f"{r['server_arrived']} | {r['admitted']} | {r['rejected']} | {r.get('abandoned', '–')} | "
+                 f"{r['completed']} | "
                  f"{r['in_flight']} / {r['queued']} | {r['own_requests']} | {r['arrived_identity']} | "
                  f"{r['admitted_identity']} |")
     return L

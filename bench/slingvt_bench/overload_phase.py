@@ -146,6 +146,7 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
         f"{base['capacity_rps']}): {r['ok_per_s']}/s in time; sent {r['sent']}, in time {r['ok_in_time']}, late "
         f"{r['ok_late']}, 503 {r['s503']}, other {r['other_non2xx']}, timeouts {r['timeouts']}, connection errors "
         f"{r['conn_errors']}, cut off {r['cut_off']}; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms; server arrived "
-        f"{r.get('server_arrived', '–')} ({r.get('abandoned', '–')} of them abandoned while waiting; identity {r['arrived_identity']}), admitted identity "
+        f"{r.get('server_arrived', '–')} ({r.get('abandoned', '–')} of them abandoned while waiting; identity "
+        f"{r['arrived_identity']}), admitted identity "
         f"{r['admitted_identity']}")
     return r

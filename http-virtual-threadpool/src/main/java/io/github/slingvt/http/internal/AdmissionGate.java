@@ -19,7 +19,8 @@ import java.util.function.LongSupplier;
  * closed its connection is dropped at once ({@link ClientWatch}), and when the oldest waiter has waited more than half
  * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
  * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
- * when clients are seen to leave earlier while the load goes on ({@link Patience}).
+ * when clients are seen to leave earlier while the load goes on ({@link Patience}). A full queue then refuses its
+ * oldest waiter rather than the newcomer.
  */
 final class AdmissionGate {
 
@@ -121,18 +122,29 @@ final class AdmissionGate {
         return false;
     }
 
-    /** Runs exactly one of the callbacks: {@code onAdmit} now or when a slot frees, {@code onReject} when the queue is full or the wait times out, {@code onGone} when the client leaves while waiting. */
+    /**
+     * Runs exactly one of the callbacks: {@code onAdmit} now or when a slot frees, {@code onReject} when the queue is
+     * full, the wait times out or a newer request takes its place in a full queue that serves the newest first,
+     * {@code onGone} when the client leaves while waiting.
+     */
     void enter(Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
         if (tryEnter()) {
             onAdmit.run();
             return;
         }
         Waiter waiter = null;
+        Waiter displaced = null;
         List<Waiter> admitted = List.of();
         long timeout;
         lock.lock();
         try {
             timeout = timeoutMillis;
+            if (waiting.size() >= maxQueued && maxQueued > 0 && newestFirstLocked()) {
+                // Full while the newest are served first: the oldest would be served last, after its client's
+                // patience, so it makes room and is answered now (503) instead of the newcomer, which has the best
+                // chance of an answer in time.
+                displaced = waiting.removeFirst();
+            }
             if (waiting.size() < maxQueued) {
                 patience.arrived(clock.getAsLong());
                 waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
@@ -143,6 +155,9 @@ final class AdmissionGate {
             }
         } finally {
             lock.unlock();
+        }
+        if (displaced != null) {
+            displaced.refuse();
         }
         if (waiter == null) {
             onReject.run();

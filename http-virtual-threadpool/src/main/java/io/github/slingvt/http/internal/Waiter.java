@@ -5,7 +5,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A request waiting in the {@link AdmissionGate}: exactly one of admit, reject (timeout) or gone happens. */
+/** A request waiting in the {@link AdmissionGate}: exactly one of admit, reject (timeout, or displaced by a newer one) or gone happens. */
 final class Waiter {
 
     private final AdmissionGate gate;
@@ -49,6 +49,12 @@ final class Waiter {
     void admit() {
         stopWaiting();
         onAdmit.run();
+    }
+
+    /** Taken off the queue by the gate to make room for a newer request: answered as refused. */
+    void refuse() {
+        stopWaiting();
+        onReject.run();
     }
 
     private void expire() {

@@ -224,6 +224,35 @@ class AdmissionGateTest {
     }
 
     @Test
+    void aFullQueueServingTheNewestFirstRefusesItsOldestInsteadOfTheNewcomer() throws Exception {
+        gate.setLimits(1, 2, 300);
+        enter("a");
+        enter("b");
+        enter("c");
+        Thread.sleep(200);
+        enter("d");
+        assertThat(events).containsExactly("admit a", "reject b");
+        assertThat(gate.queued()).isEqualTo(2);
+        gate.exit();
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "reject b", "admit d", "admit c");
+        assertThat(gate.queued()).isZero();
+    }
+
+    @Test
+    void aFullQueueServedInOrderRefusesTheNewcomer() throws Exception {
+        gate.setLimits(1, 2, 60_000);
+        enter("a");
+        enter("b");
+        enter("c");
+        Thread.sleep(50);
+        enter("d");
+        assertThat(events).containsExactly("admit a", "reject d");
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "reject d", "admit b");
+    }
+
+    @Test
     void newestFirstOnceTheOldestWaitedHalfOfTheClientsObservedPatience() throws Exception {
         gate.setLimits(1, 100, 60_000);
         enter("a");

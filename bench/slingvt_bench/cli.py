@@ -156,7 +156,7 @@ def main():
             args.oha = openload.ensure_oha(args.root, log)
         except openload.OpenLoadError as e:
             raise BenchError(str(e))
-    fd_limit = raise_fd_limit()
+    fd_limit = args.fd_limit = raise_fd_limit()
     pinning = plan_cpus(args)
     conc = []
     for c in plan["concurrency"]:

@@ -98,7 +98,7 @@ def run(args, live, plan, rows, pdir, out):
         if not rates:
             log(f"overload {wname}: no closed-model capacity to derive the rates from; skipped")
         for fraction, rate in rates:
-            conns = ov.connections(rate, timeout)
+            conns = ov.connections(rate, timeout, args.fd_limit)
             for inst in mine:
                 own_cap = ov.openload.capacity(rows, inst.name, wname)
                 base = dict(config=inst.name, workload=wname, fraction=fraction, reference=ref,

@@ -37,9 +37,11 @@ class OverloadOpenTest(unittest.TestCase):
         self.assertEqual(ov.offered(rows, ["vt-unbounded"], "R10ms"), (None, None, []))
 
     def test_connections_cover_the_timeout_within_the_limits(self):
-        self.assertEqual(ov.connections(380, 10), 3990)
-        self.assertEqual(ov.connections(2, 10), 64)
-        self.assertEqual(ov.connections(5000, 10), ov.openload.MAX_CONNECTIONS)
+        self.assertEqual(ov.connections(380, 10, 20000), 3990)
+        self.assertEqual(ov.connections(2, 10, 20000), 64)
+        # 200 % of the page's kernel-200 capacity: 38,172 would cover the timeout; the fd limit allows 12,000.
+        self.assertEqual(ov.connections(3635.4, 10, 20000), 12000)
+        self.assertEqual(ov.connections(3635.4, 10, 1024), 614)
 
     def test_command_has_fixed_rate_latency_correction_timeout_and_the_sqlite_file(self):
         cmd = ov.command("oha", "http://x/", 247.0, 2594, 60, 10, "/tmp/a.db")
@@ -153,7 +155,7 @@ class OverloadPhaseTest(unittest.TestCase):
                 pass
 
         class Args:
-            quick, oha, append, overload_duration, overload_timeout = False, "oha", None, 60, 10
+            quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
         closed = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap))
                   for cf, cap in (("kernel-200", 200), ("vt-unbounded", 3000), ("felix-virtual", 2500))]
         driven = []

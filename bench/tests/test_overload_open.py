@@ -39,9 +39,10 @@ class OverloadOpenTest(unittest.TestCase):
     def test_connections_cover_the_timeout_within_the_limits(self):
         self.assertEqual(ov.connections(380, 10, 20000), 3990)
         self.assertEqual(ov.connections(2, 10, 20000), 64)
-        # 200 % of the page's kernel-200 capacity: 38,172 would cover the timeout; the fd limit allows 12,000.
-        self.assertEqual(ov.connections(3635.4, 10, 20000), 12000)
-        self.assertEqual(ov.connections(3635.4, 10, 1024), 614)
+        # 200 % of the page's kernel-200 capacity: 38,172 would cover the timeout; a 20,000 fd limit allows 8,000.
+        self.assertEqual(ov.connections(3635.4, 10, 20000), 8000)
+        self.assertEqual(ov.connections(3635.4, 10, 1_048_576), 38172)
+        self.assertEqual(ov.connections(3635.4, 10, 1024), 409)
 
     def test_command_has_fixed_rate_latency_correction_timeout_and_the_sqlite_file(self):
         cmd = ov.command("oha", "http://x/", 247.0, 2594, 60, 10, "/tmp/a.db")

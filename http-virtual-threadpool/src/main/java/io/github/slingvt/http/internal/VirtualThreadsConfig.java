@@ -65,8 +65,9 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Max queued requests",
-            description = "Bounded virtual mode and kernel mode: how many requests may wait for admission at once; beyond this they are "
-                    + "answered 503 at once, so overload cannot exhaust memory. 0 to 1000000.")
+            description = "Bounded virtual mode and kernel mode: how many requests may wait for admission at once; beyond this a "
+                    + "request is answered 503 at once (the newcomer, or the oldest waiting one while the newest are served "
+                    + "first), so overload cannot exhaust memory. 0 to 1000000.")
     int maxQueuedRequests() default 10000;
 
     @AttributeDefinition(

@@ -41,7 +41,8 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
         awaitStatus("kernel mode with 1000", s -> "kernel".equals(s.path("mode").asText())
                 && s.path("concurrencyLimit").asInt() == 1000);
         final Load wide = load();
-        assertThat(wide.ok()).as("every request of the wide load answered 200").isEqualTo(CLIENTS);
+        assertThat(wide.ok()).as("every request of the wide load answered 200; the others: %s", wide.failures())
+                .isEqualTo(CLIENTS);
         assertThat(wide.maxThreads()).as("Jetty's pool grew for %d clients", CLIENTS).isGreaterThan(400);
 
         configure(Map.of("mode", "kernel", "kernelMaxThreads", "200"));
@@ -49,7 +50,8 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
         final Load narrow = load();
         System.out.printf("pool switch: idle virtual %d OS threads; kernel-1000 load %s; kernel-200 load %s%n",
                 idleVirtual, wide, narrow);
-        assertThat(narrow.ok()).as("every request of the narrow load answered 200 (queued, not refused)")
+        assertThat(narrow.ok()).as("every request of the narrow load answered 200 (queued, not refused); the others: %s",
+                narrow.failures())
                 .isEqualTo(CLIENTS);
         // Console requests (this test's status reads) run besides the cap and count as in flight: a few more.
         assertThat(narrow.maxInFlight()).as("requests in flight with kernelMaxThreads 200").isBetween(150, 205);
@@ -99,8 +101,9 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
         int maxInFlight = 0;
         int maxThreads = 0;
         int ok = 0;
+        final Map<String, Integer> failures = new java.util.TreeMap<>();
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
-            final List<Future<Integer>> answers = new java.util.ArrayList<>();
+            final List<Future<String>> answers = new java.util.ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
                 answers.add(clients.submit(() -> status(port)));
             }
@@ -111,21 +114,27 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
                 maxThreads = Math.max(maxThreads, OverloadSupport.osThreads(sling.pid()));
                 assertThat(System.nanoTime()).as("load within 90 s").isLessThan(deadline);
             }
-            for (Future<Integer> answer : answers) {
-                ok += answer.get() == 200 ? 1 : 0;
+            for (Future<String> answer : answers) {
+                final String outcome = answer.get();
+                if ("200".equals(outcome)) {
+                    ok++;
+                } else {
+                    failures.merge(outcome, 1, Integer::sum);
+                }
             }
         }
-        return new Load(ok, maxInFlight, maxThreads);
+        return new Load(ok, maxInFlight, maxThreads, failures);
     }
 
-    private static int status(int port) {
+    /** The status code, or the exception the request ended with. */
+    private static String status(int port) {
         try {
-            return OverloadSupport.get(port, HOLDING, false, Duration.ofSeconds(60)).status();
+            return Integer.toString(OverloadSupport.get(port, HOLDING, false, Duration.ofSeconds(60)).status());
         } catch (IOException e) {
-            return -1;
+            return e.getClass().getSimpleName() + ": " + e.getMessage();
         }
     }
 
-    private record Load(int ok, int maxInFlight, int maxThreads) {
+    private record Load(int ok, int maxInFlight, int maxThreads, Map<String, Integer> failures) {
     }
 }

@@ -5,7 +5,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A request waiting in the {@link AdmissionGate}: exactly one of admit, reject (timeout, or displaced by a newer one) or gone happens. */
+/**
+ * A request waiting in the {@link AdmissionGate}: exactly one of admit, reject (timeout, or displaced by a newer one)
+ * or gone happens.
+ */
 final class Waiter {
 
     private final AdmissionGate gate;

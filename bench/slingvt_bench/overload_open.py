@@ -37,27 +37,13 @@ def offered(rows, configs, workload, fractions=FRACTIONS):
     return openload.offered_rates(rows, configs, workload, fractions)
 
 
-# The share of the file-descriptor limit the client's connections may take. The server runs under the same limit and
-# holds more sockets than the client: a connection the client closed stays open on the server until the server reads
-# from or writes to it (a waiting request's watch, the answer of a running one). Measured at 200 % of kernel-200's
-# capacity under a 20,000 limit: 16,000 client connections took the server to 20,000 descriptors; 12,000 took it to
-# 18,900 (kernel-200, R100ms) and to 20,000 (vt-adaptive, page), where Jetty's acceptor failed with "Too many open
-# files" and paused. 8,000 never did. Where rate x timeout is more, the client sends slower than the offered rate.
-FD_SHARE = 0.4
-
-
-def max_connections(fd_limit):
-    """The most connections one overload point opens under this file-descriptor limit."""
-    return max(64, int(fd_limit * FD_SHARE))
-
-
 def connections(rate, timeout_s, fd_limit):
     """Enough connections that the rate never waits for one while every answer takes up to the client timeout, at
-    most max_connections(fd_limit). An open model must offer its rate: with fewer connections than rate x timeout, a
-    server that holds its excess until the clients give up makes the client send only as fast as it answers (8,000
-    connections at 3,635/s offered sent 1,957/s), and every request the client could not send in time counts as late
-    (it is timed from when it was due). The report shows what was sent."""
-    return int(min(max_connections(fd_limit), max(64, math.ceil(rate * (timeout_s + 0.5)))))
+    most openload.max_connections(fd_limit). An open model must offer its rate: with fewer connections than
+    rate x timeout, a server that holds its excess until the clients give up makes the client send only as fast as
+    it answers (8,000 connections at 3,635/s offered sent 1,957/s), and every request the client could not send in
+    time counts as late (it is timed from when it was due). The report shows what was sent."""
+    return int(min(openload.max_connections(fd_limit), max(64, math.ceil(rate * (timeout_s + 0.5)))))
 
 
 def command(oha, url, rate, conns, duration_s, timeout_s, db_path):

@@ -96,9 +96,9 @@ def section(out):
          "Each request is in one column: lost = 503 + other status + client timeout (oha's connect timeout too) + "
          "connection error + 2xx later than the timeout (timed from when it was due); cut off = still open when the "
          "run ended (not a loss: the run ended, not the server). Connections: offered rate × (timeout + 0.5 s), at "
-         f"most {round(ov.FD_SHARE * 100)} % of the file-descriptor limit; where that binds, the client sends fewer "
-         "than offered /s × duration (sent), and what it sends late counts as late. In time = 2xx within the "
-         "timeout; /s = in time ÷ "
+         f"most {round(ov.openload.FD_SHARE * 100)} % of the file-descriptor limit; where that binds, the client "
+         "sends fewer than offered /s × duration (sent), and what it sends late counts as late. In time = 2xx "
+         "within the timeout; /s = in time ÷ "
          "duration. p50/p99 of the 2xx answered in time. oha keeps no headers, so a 503 with `Retry-After` cannot be "
          "told from one without. Rows with the largest share lost first." +
          (f" {json_only} row(s) from oha's JSON alone (no SQLite rows): every 2xx counted in time, percentiles over "

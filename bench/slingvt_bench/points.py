@@ -187,7 +187,7 @@ def open_model(args, live, plan, rows, pdir, out):
         mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
         ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
         for fraction, rate in rates:
-            conns = openload.connections(rate, w["r_ms"])
+            conns = openload.connections(rate, w["r_ms"], args.fd_limit)
             for inst in mine:
                 own = openload.capacity(rows, inst.name, wname)
                 try:

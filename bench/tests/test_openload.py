@@ -18,8 +18,9 @@ class OpenLoadTest(unittest.TestCase):
         self.assertIsNone(openload.capacity(rows, "c", "w"))
 
     def test_connections_cover_twice_r_plus_half_a_second_and_at_least_64(self):
-        self.assertEqual(openload.connections(1000, 100), 700)
-        self.assertEqual(openload.connections(10, 10), 64)
+        self.assertEqual(openload.connections(1000, 100, 20000), 700)
+        self.assertEqual(openload.connections(10, 10, 20000), 64)
+        self.assertEqual(openload.connections(20000, 1000, 20000), 8000)
 
     def test_row_counts_ok_answers_only_and_leaves_requests_in_flight_at_the_end_out_of_errors(self):
         summary = {"statusCodeDistribution": {"200": 950, "503": 50},
@@ -67,7 +68,7 @@ class OpenLoadTest(unittest.TestCase):
                     raise BenchError("felix-virtual: Sling exited (code 1)")
 
         class Args:
-            quick, oha, append = False, "oha", None
+            quick, oha, append, fd_limit = False, "oha", None, 20000
         closed = [dict(config=cf, workload="R100ms", rps_steady=str(cap), rps=str(cap))
                   for cf, cap in (("kernel-200", 1000), ("vt-unbounded", 4000), ("felix-virtual", 800))]
         live = [Inst("vt-unbounded"), Inst("kernel-200"), Inst("felix-virtual")]

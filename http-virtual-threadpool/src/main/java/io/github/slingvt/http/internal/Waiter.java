@@ -54,7 +54,7 @@ final class Waiter {
         onAdmit.run();
     }
 
-    /** Taken off the queue by the gate to make room for a newer request: answered as refused. */
+    /** Off the queue without being admitted (timed out, or displaced by a newer request): answered as refused. */
     void refuse() {
         stopWaiting();
         onReject.run();
@@ -62,8 +62,7 @@ final class Waiter {
 
     private void expire() {
         if (gate.expired(this)) {
-            stopWaiting();
-            onReject.run();
+            refuse();
         }
     }
 

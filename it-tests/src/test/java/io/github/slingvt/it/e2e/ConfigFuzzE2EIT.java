@@ -164,7 +164,8 @@ class ConfigFuzzE2EIT extends OwnInstanceTestSupport {
         // console's values across the restart by itself.
         return SlingInstance.builder("config-fuzz")
                 .frameworkProperty("sling.fileinstall.interval", "300")
-                .frameworkProperty("sling.fileinstall.writeback", "false");
+                .frameworkProperty("sling.fileinstall.writeback", "false")
+                .functionalChecksOnly();
     }
 
     private Path configFile(String pid) {

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.AfterEach;
 
 /**
  * For end-to-end tests that start, restart or kill an instance of their own (never the shared one): the instance in
- * {@link #sling}, stopped by its PID after each test, and a restart on the same home.
+ * {@link #sling}, stopped by its PID after each test (while the next test starts, {@link BackgroundStops}), and a
+ * restart on the same home, which waits for the stop.
  */
 abstract class OwnInstanceTestSupport {
 
@@ -16,7 +17,7 @@ abstract class OwnInstanceTestSupport {
     @AfterEach
     void stopOwnInstance() {
         if (sling != null) {
-            sling.stop();
+            sling.close();
         }
     }
 

@@ -30,7 +30,7 @@ class SeparateInstanceE2EIT {
         final Path config = Files.writeString(files.resolve(PROBE_PID + ".cfg.json"),
                 "{ \"marker\": \"" + configured + "\" }");
 
-        final SlingInstance sling = SlingInstance.builder("separate")
+        final SlingInstance sling = SlingInstance.builder("separate").functionalChecksOnly()
                 .frameworkProperty("slingvt.e2e.marker", property)
                 .installFile(config)
                 .start();
@@ -54,8 +54,9 @@ class SeparateInstanceE2EIT {
                     .contains(PROBE_PID)
                     .contains(configured);
         }
+        BackgroundStops.awaitAll();
         assertThat(ProcessHandle.of(sling.pid()).map(ProcessHandle::isAlive).orElse(false))
-                .as("Sling process %d alive after close()", sling.pid())
+                .as("Sling process %d alive after close() and the stop it started", sling.pid())
                 .isFalse();
     }
 

@@ -73,6 +73,7 @@ public final class SharedSlingInstance implements ParameterResolver {
                     instance = null;
                 }
             }
+            BackgroundStops.awaitAll(); // the run ends: a stop still pending fails it here, not unseen in a hook
         }
     }
 }

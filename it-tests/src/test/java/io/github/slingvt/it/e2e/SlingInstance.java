@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * One Sling instance launched from the assembled feature ({@code feature-model/target}) by
  * {@link SlingInstanceBuilder} as {@code ./sling-vt run} does: its own JVM (the JDK of the test JVM), a free port on
  * 127.0.0.1 and a fresh home folder {@code target/e2e/<name>-<random>}. It is ready once {@code GET /.json} answers
- * 200 (within 180 s) and the bundle start has settled; {@link #stop()} (or {@link #close()}) ends the JVM by its PID.
+ * 200 (within 180 s) and the bundle start has settled; {@link #stop()} ends the JVM by its PID, {@link #close()}
+ * starts that stop and leaves it to run while the next instance starts.
  * A JVM shutdown hook stops it as well, so no Sling process outlives the test JVM.
  * <p>
  * Most tests share one instance through {@link SharedSlingInstance}; a test that needs extra framework properties
@@ -272,9 +273,13 @@ public final class SlingInstance implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends the instance without waiting for it ({@link BackgroundStops}): for try-with-resources at the end of a test.
+     * {@link #stop()} waits.
+     */
     @Override
     public void close() {
-        stop(); // AutoCloseable: try-with-resources stops the instance as stop() does
+        BackgroundStops.stop(this);
     }
 
     private void stopQuietly() {

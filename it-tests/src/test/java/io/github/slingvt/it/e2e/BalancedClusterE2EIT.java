@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Runs on the build JDK only (excluded from the JDK 21 run in the pom): what it checks is HAProxy's, Oak's and the
  * script's behaviour. The nodes run with an Oak lease of {@value #LEASE_SECONDS} s instead of 120 s (system property
  * {@code oak.documentMK.leaseDurationSeconds}), so that the other node recovers the killed one's last writes within
- * about 40 s; Oak still renews every 10 s and fails a lease only after 20 s without renewal.
+ * about 40 s; Oak still renews every 10 s and fails a lease only after 20 s without renewal. The nodes run with the
+ * JIT's first tier only (as {@link SlingInstanceBuilder#functionalChecksOnly()}): the test counts failures, not speed.
  */
 class BalancedClusterE2EIT extends PostgresTestSupport {
 
@@ -49,7 +50,7 @@ class BalancedClusterE2EIT extends PostgresTestSupport {
     @Test
     void rollingRestartRedispatchAndKillBehindTheBalancer(@TempDir Path work) throws Exception {
         try (ClusterRun cluster = ClusterRun.start(work, postgres, 2,
-                "-Doak.documentMK.leaseDurationSeconds=" + LEASE_SECONDS)) {
+                "-Doak.documentMK.leaseDurationSeconds=" + LEASE_SECONDS + " -XX:TieredStopAtLevel=1")) {
             HttpEndpoint lb = cluster.balancer();
             int idA = repository(cluster.node(1)).path("clusterId").asInt();
             int idB = repository(cluster.node(2)).path("clusterId").asInt();

@@ -69,6 +69,7 @@ class OwnDatabaseE2EIT extends PostgresTestSupport {
                 .directory(ROOT.toFile()).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().put("SLING_VT_DB_PASSWORD_FILE", passwordFile.toString());
         builder.environment().remove("SLING_VT_DB_PASSWORD");
+        builder.environment().put("SLING_VT_JVM_OPTS", SlingInstanceBuilder.FUNCTIONAL_CHECKS_ONLY);
         Process run = builder.start();
         try {
             String announced = ScriptRuns.awaitAnnouncement(run, output);

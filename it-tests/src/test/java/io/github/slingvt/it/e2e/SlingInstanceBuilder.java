@@ -69,6 +69,9 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
+    /** The JVM option of {@link #functionalChecksOnly()}, for instances that {@code ./sling-vt} starts. */
+    static final String FUNCTIONAL_CHECKS_ONLY = "-XX:TieredStopAtLevel=1";
+
     /**
      * For an instance that only answers functional checks (no load whose speed or timing a test asserts): the JIT's
      * first tier only ({@code -XX:TieredStopAtLevel=1}), so that on 2 cores no optimizing compiler competes with
@@ -76,7 +79,7 @@ public final class SlingInstanceBuilder {
      * never for a test that measures throughput, latency or counts under load.
      */
     public SlingInstanceBuilder functionalChecksOnly() {
-        return jvmOption("-XX:TieredStopAtLevel=1");
+        return jvmOption(FUNCTIONAL_CHECKS_ONLY);
     }
 
     /** A JVM option of the instance ({@code -Xmx512m}), appended to {@code JAVA_OPTS}; no whitespace inside. */

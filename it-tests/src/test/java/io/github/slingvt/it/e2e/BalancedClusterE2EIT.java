@@ -49,8 +49,8 @@ class BalancedClusterE2EIT extends PostgresTestSupport {
 
     @Test
     void rollingRestartRedispatchAndKillBehindTheBalancer(@TempDir Path work) throws Exception {
-        try (ClusterRun cluster = ClusterRun.start(work, postgres, 2,
-                "-Doak.documentMK.leaseDurationSeconds=" + LEASE_SECONDS + " " + SlingInstanceBuilder.FUNCTIONAL_CHECKS_ONLY)) {
+        try (ClusterRun cluster = ClusterRun.start(work, postgres, 2, "-Doak.documentMK.leaseDurationSeconds="
+                + LEASE_SECONDS + " " + SlingInstanceBuilder.FUNCTIONAL_CHECKS_ONLY)) {
             HttpEndpoint lb = cluster.balancer();
             int idA = repository(cluster.node(1)).path("clusterId").asInt();
             int idB = repository(cluster.node(2)).path("clusterId").asInt();

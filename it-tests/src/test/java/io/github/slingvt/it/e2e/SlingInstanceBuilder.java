@@ -36,6 +36,9 @@ public final class SlingInstanceBuilder {
     /** System property (set by failsafe) naming the folder for the instance homes. */
     public static final String E2E_DIR_PROPERTY = "slingvt.e2e.dir";
 
+    /** The JVM option of {@link #functionalChecksOnly()}, for instances that {@code ./sling-vt} starts. */
+    static final String FUNCTIONAL_CHECKS_ONLY = "-XX:TieredStopAtLevel=1";
+
     private static final Logger LOG = LoggerFactory.getLogger(SlingInstanceBuilder.class);
     private static final String LAUNCHER = "launcher/org.apache.sling.feature.launcher-1.3.4/bin/launcher";
     /** {@code ./sling-vt run --feature starter}, the default: the lean feature plus the Sling Starter's stack. */
@@ -69,14 +72,12 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
-    /** The JVM option of {@link #functionalChecksOnly()}, for instances that {@code ./sling-vt} starts. */
-    static final String FUNCTIONAL_CHECKS_ONLY = "-XX:TieredStopAtLevel=1";
-
     /**
      * For an instance that only answers functional checks (no load whose speed or timing a test asserts): the JIT's
      * first tier only ({@code -XX:TieredStopAtLevel=1}), so that on 2 cores no optimizing compiler competes with
      * the start; ConfigFuzzE2EIT with its eleven starts ran in 166 s instead of 222 s. Compiled code is slower, so
-     * never for a test that measures throughput, latency or counts under load.
+     * never for a test whose outcome depends on how fast requests are served (throughput, latency, what a load
+     * reaches in a given time).
      */
     public SlingInstanceBuilder functionalChecksOnly() {
         return jvmOption(FUNCTIONAL_CHECKS_ONLY);

@@ -3,6 +3,9 @@ package io.github.slingvt.http.internal;
 import io.github.slingvt.http.api.ThreadingMode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
@@ -21,6 +24,8 @@ import org.slf4j.LoggerFactory;
 final class ServerInstaller {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServerInstaller.class);
+    /** The longest a task that wakes idle pool threads holds its thread ({@link #restartEvictionClock}). */
+    private static final long WAKE_MILLIS = 1_000;
     /**
      * Threads of Jetty's pool in virtual mode beyond the ones the connectors lease (acceptor, selectors, reserved
      * threads): they parse request heads and hand them over, a few microseconds each, and run the web console's
@@ -120,8 +125,8 @@ final class ServerInstaller {
      * where that fits, so that a smaller virtual-mode pool does not keep Jetty's 8 idle threads and a switch back
      * gets Felix's minimum again. Threads above a lowered size end once idle: all of them in one eviction round, not
      * one per idle timeout as Jetty would (1,000 threads would take 1,000 minutes), after 5 s of idleness in virtual
-     * mode and Felix's idle timeout (Jetty's 60 s) in kernel mode; Jetty evicts none before one idle timeout in force
-     * at its last thread start has passed (docs/UPSTREAM.md), so after kernel mode that round comes within a minute.
+     * mode (its clock restarted at the switch, {@link #restartEvictionClock}) and Felix's idle timeout (Jetty's 60 s)
+     * in kernel mode.
      */
     static void applyPlatformThreads(Server server, Installation installation, int configured, ThreadingMode mode) {
         if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
@@ -134,6 +139,9 @@ final class ServerInstaller {
             setIdleTimeout(qtp, mode == ThreadingMode.VIRTUAL
                     ? Math.min(installation.felixIdleTimeout(), VIRTUAL_MODE_IDLE_TIMEOUT_MILLIS)
                     : installation.felixIdleTimeout());
+            if (mode == ThreadingMode.VIRTUAL && surplus > 0) {
+                restartEvictionClock(qtp);
+            }
             if (qtp.getMaxThreads() == maxThreads && qtp.getMinThreads() == minThreads) {
                 return;
             }
@@ -144,6 +152,39 @@ final class ServerInstaller {
                 LOG.error("Cannot set Jetty's max threads to {}: {}. Raise kernelMaxThreads/virtualModePlatformThreads in {}.",
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
             }
+        }
+    }
+
+    /**
+     * Jetty evicts no thread until one idle timeout after its last thread start, and an idle thread looks again only
+     * when the timeout it waits with has passed (Felix's 60 s after kernel mode): the surplus of kernel mode would end
+     * a minute or two after a switch (docs/UPSTREAM.md). One thread started now moves the first eviction to one short
+     * idle timeout from now (the pool's maximum is raised by one for it, and lowered right after), and every idle
+     * thread is woken, so that each waits again with the short timeout: one task per idle thread and one more (which
+     * takes the new thread), each holding its thread until all have started (at most {@value #WAKE_MILLIS} ms), as a
+     * thread that finished one task would otherwise take the next.
+     */
+    private static void restartEvictionClock(QueuedThreadPool qtp) {
+        int tasks = qtp.getIdleThreads() + 1;
+        CountDownLatch started = new CountDownLatch(tasks);
+        Runnable wake = () -> {
+            started.countDown();
+            try {
+                started.await(WAKE_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try {
+            if (qtp.getMaxThreads() <= qtp.getThreads()) {
+                qtp.setMaxThreads(qtp.getThreads() + 1);
+            }
+            for (int i = 0; i < tasks; i++) {
+                qtp.execute(wake);
+            }
+        } catch (IllegalStateException | RejectedExecutionException e) {
+            // A pool that is stopping, or refuses the size: its threads end as Jetty ends them.
+            LOG.debug("Jetty's eviction clock not restarted: {}", e.toString());
         }
     }
 

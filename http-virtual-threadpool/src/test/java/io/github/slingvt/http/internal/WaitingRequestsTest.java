@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Requests that wait for admission in a real Jetty: a client that closes its connection while its request waits is
- * dropped (its request never runs), and a lowered kernel pool size is in force for new requests at once although
- * Jetty keeps its surplus threads until they are idle.
+ * dropped (its request never runs), a lowered kernel pool size is in force for new requests at once although Jetty
+ * keeps its surplus threads until they are idle, and a switch to virtual mode ends that surplus within seconds.
  */
 class WaitingRequestsTest {
 
@@ -128,6 +128,31 @@ class WaitingRequestsTest {
                 .isEqualTo(ServerInstaller.VIRTUAL_MODE_IDLE_TIMEOUT_MILLIS);
         ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
         assertThat(qtp.getIdleTimeout()).as("kernel mode: Felix's idle timeout again").isEqualTo(felixIdleTimeout);
+    }
+
+    @Test
+    void aSwitchToVirtualModeEndsTheKernelPoolsSurplusWithinSeconds() throws Exception {
+        QueuedThreadPool qtp = (QueuedThreadPool) jetty.server.getThreadPool();
+        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 40, 0));
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
+        List<CompletableFuture<HttpResponse<String>>> wide = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            wide.add(jetty.getAsync("/probe?sleep=300"));
+        }
+        for (CompletableFuture<HttpResponse<String>> r : wide) {
+            assertThat(r.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        assertThat(qtp.getThreads()).as("Jetty grew its pool for 30 requests").isGreaterThan(20);
+        assertThat(qtp.getIdleTimeout()).as("kernel mode keeps Jetty's idle timeout").isEqualTo(60_000);
+
+        // Left to Jetty, none of them would end before 60 s after its last thread start, and each idle thread would
+        // look again only after the 60 s it waits with.
+        state.apply(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 100, 1, 40, 0));
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 0, ThreadingMode.VIRTUAL);
+        int virtualMax = qtp.getMaxThreads();
+        assertThat(virtualMax).as("virtual mode's pool").isLessThan(20);
+        await("the surplus of kernel mode ended", () -> qtp.getThreads() <= virtualMax);
+        assertThat(jetty.getAsync("/probe").get(20, TimeUnit.SECONDS).body()).contains("virtual=true");
     }
 
     /** Reads one HTTP/1.1 response with a Content-Length body. */

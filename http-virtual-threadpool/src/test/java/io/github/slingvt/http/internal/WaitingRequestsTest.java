@@ -92,17 +92,7 @@ class WaitingRequestsTest {
     @Test
     void aLoweredKernelPoolSizeIsInForceForNewRequestsAtOnce() throws Exception {
         QueuedThreadPool qtp = (QueuedThreadPool) jetty.server.getThreadPool();
-        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 40, 0));
-        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
-        List<CompletableFuture<HttpResponse<String>>> wide = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-            wide.add(jetty.getAsync("/probe?sleep=500"));
-        }
-        for (CompletableFuture<HttpResponse<String>> r : wide) {
-            assertThat(r.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        }
-        int grown = qtp.getThreads();
-        assertThat(grown).as("Jetty grew its pool for 30 requests").isGreaterThan(20);
+        int grown = growKernelPool(500);
 
         state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 8, 0));
         ServerInstaller.applyPlatformThreads(jetty.server, installation, 8, ThreadingMode.KERNEL);
@@ -133,16 +123,7 @@ class WaitingRequestsTest {
     @Test
     void aSwitchToVirtualModeEndsTheKernelPoolsSurplusWithinSeconds() throws Exception {
         QueuedThreadPool qtp = (QueuedThreadPool) jetty.server.getThreadPool();
-        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 40, 0));
-        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
-        List<CompletableFuture<HttpResponse<String>>> wide = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-            wide.add(jetty.getAsync("/probe?sleep=300"));
-        }
-        for (CompletableFuture<HttpResponse<String>> r : wide) {
-            assertThat(r.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        }
-        assertThat(qtp.getThreads()).as("Jetty grew its pool for 30 requests").isGreaterThan(20);
+        growKernelPool(300);
         assertThat(qtp.getIdleTimeout()).as("kernel mode keeps Jetty's idle timeout").isEqualTo(60_000);
 
         // Left to Jetty, none of them would end before 60 s after its last thread start, and each idle thread would
@@ -153,6 +134,22 @@ class WaitingRequestsTest {
         assertThat(virtualMax).as("virtual mode's pool").isLessThan(20);
         await("the surplus of kernel mode ended", () -> qtp.getThreads() <= virtualMax);
         assertThat(jetty.getAsync("/probe").get(20, TimeUnit.SECONDS).body()).contains("virtual=true");
+    }
+
+    /** Kernel mode with 40 threads and 30 requests at once, each {@code sleepMillis} long; answers the pool's size. */
+    private int growKernelPool(int sleepMillis) throws Exception {
+        state.apply(new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 100, 1, 40, 0));
+        ServerInstaller.applyPlatformThreads(jetty.server, installation, 40, ThreadingMode.KERNEL);
+        List<CompletableFuture<HttpResponse<String>>> wide = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            wide.add(jetty.getAsync("/probe?sleep=" + sleepMillis));
+        }
+        for (CompletableFuture<HttpResponse<String>> r : wide) {
+            assertThat(r.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        int grown = jetty.server.getThreadPool().getThreads();
+        assertThat(grown).as("Jetty grew its pool for 30 requests").isGreaterThan(20);
+        return grown;
     }
 
     /** Reads one HTTP/1.1 response with a Content-Length body. */

@@ -26,13 +26,13 @@ class ScratchSweepE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void scratchNodesOfAKilledRunAreRemovedAtTheNextStart() throws Exception {
-        startSeeded(SlingInstance.builder("scratch-sweep").functionalChecksOnly());
+        startSeeded(builder());
         HttpResponse<String> planted = sling.postForm(LEFTOVER, Map.of("jcr:primaryType", "nt:unstructured",
                 "vt:run", "an-earlier-run"), true);
         assertThat(planted.statusCode()).as("planting %s: %s", LEFTOVER, planted.body()).isEqualTo(201);
         // A clean stop flushes the segment store (a kill -9 loses the commits of its last seconds); the next start
         // must remove the leftover of the earlier run.
-        int mark = restart(SlingInstance.builder("scratch-sweep").functionalChecksOnly());
+        int mark = restart(builder());
         awaitScratchEmpty();
         List<String> log = sling.errorLogLines();
         assertThat(log.subList(mark, log.size())).as("the sweep removed the planted leftover and says so")
@@ -60,8 +60,13 @@ class ScratchSweepE2EIT extends OwnInstanceTestSupport {
         }
 
         // Whatever the last flush kept of the writes in flight is gone after the next start.
-        restart(SlingInstance.builder("scratch-sweep").functionalChecksOnly());
+        restart(builder());
         awaitScratchEmpty();
+    }
+
+    /** The same instance at every start; it serves functional checks only. */
+    private static SlingInstanceBuilder builder() {
+        return SlingInstance.builder("scratch-sweep").functionalChecksOnly();
     }
 
     /** Until nothing is left below the scratch folder (bounded). */

@@ -11,7 +11,9 @@ package io.github.slingvt.http.internal.adaptive;
  * CPU is busy where its load is known): the limit falls to {@link #STEP_DOWN} of what runs, once the step before is
  * in force (no more running than the limit). A limit far above what runs therefore falls at once to where it binds,
  * and then by a tenth per reading at most, as fast as requests finish: a saturated-from-start load reaches its limit
- * in a few seconds, and a load that mostly waits is never taken far below the concurrency that keeps the CPU busy.</li>
+ * in a few seconds. It never falls below the requests that wait (neither on a carrier nor queued for one) plus two
+ * runnable per carrier ({@link #kept}): the limit is there to cap the work that competes for the carriers, and a
+ * load whose requests wait 100 ms each needs 100 in flight per 1,000 answers a second, whatever the CPU.</li>
  * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) while requests wait for admission
  * and at least half of the limit is used: the limit doubles. A load that mostly waits is never held back for longer
  * than a few readings, and one that the limit held too low recovers as fast.</li>
@@ -29,6 +31,11 @@ public final class CarrierLimit {
 
     /** Under saturation the limit falls to this share of the requests running. */
     static final double STEP_DOWN = 0.9;
+    /**
+     * Runnable requests per carrier that a step-down keeps besides the waiting ones: one on each carrier and one
+     * queued for it, the edge of saturation ({@link CarrierReading#saturated()} needs more than one queued each).
+     */
+    static final int RUNNABLE_PER_CARRIER_KEPT = 2;
     /** Saturated readings in a row before the limit falls: a burst shorter than a period does not count. */
     static final int SATURATED_READINGS = 2;
 
@@ -59,6 +66,22 @@ public final class CarrierLimit {
     }
 
     /**
+     * What a step-down keeps: the running requests that neither run on a carrier nor wait for one (they wait for the
+     * repository, a remote call, a timer), plus {@link #RUNNABLE_PER_CARRIER_KEPT} runnable ones per carrier. Those
+     * waits cost no carrier; cutting them only stretches every request's time in the server, so that a load that waits
+     * 100 ms per request would make fewer answers per second than the CPU could give (by Little's law) and its queue
+     * for admission would grow. Counted from the same reading, so a load saturated by its CPU work (nothing waiting)
+     * still falls by a tenth per reading. Without the scheduler's counts (JDK 21-23) nothing is kept beyond the step.
+     */
+    static long kept(CarrierReading reading, int running) {
+        if (!reading.counts()) {
+            return 0;
+        }
+        long waits = Math.max(0, running - reading.mounted() - reading.queued());
+        return waits + (long) RUNNABLE_PER_CARRIER_KEPT * reading.parallelism();
+    }
+
+    /**
      * One reading of the carriers.
      *
      * @param reading the carriers now, {@code null} when they could not be read (the limit holds)
@@ -74,7 +97,8 @@ public final class CarrierLimit {
             saturatedInARow++;
             // running > limit: the step before is not in force yet (requests admitted above it still finish).
             if (saturatedInARow >= SATURATED_READINGS && running <= limit) {
-                limit = (int) Math.max(min, Math.floor(Math.min(limit, running) * STEP_DOWN));
+                long step = (long) Math.floor(Math.min(limit, running) * STEP_DOWN);
+                limit = (int) Math.max(min, Math.min(limit, Math.max(step, kept(reading, running))));
             }
             return limit;
         }

@@ -7,26 +7,42 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The law of {@code maxConcurrentRequests=auto} on two carriers, driven with the readings a load would produce: a
- * request of a CPU-bound load is runnable all its life, one of a waiting load a small share of it.
+ * request needs some CPU on a carrier and waits some time off it (repository, timer); with more running than the
+ * carriers can serve, the answers per second are the carriers' and every request beyond the waiting ones is runnable.
  */
 class CarrierLimitTest {
 
     private static final int CARRIERS = 2;
 
-    /** What the scheduler shows when {@code running} requests each want a carrier {@code share} of their life. */
-    private static CarrierReading load(int running, double share) {
-        long runnable = Math.round(running * share);
-        long mounted = Math.min(CARRIERS, runnable);
-        return CarrierReading.ofCounts(CARRIERS, mounted, runnable - mounted);
+    /** Only CPU work: every running request is runnable. */
+    private static final Mix CPU_BOUND = new Mix(1, 0);
+    /** Only waits: no running request is runnable. */
+    private static final Mix IDLE = new Mix(0, 100);
+
+    /** Requests that each need {@code cpuMillis} on a carrier and wait {@code waitMillis} off it. */
+    private record Mix(double cpuMillis, double waitMillis) {
+
+        /** What the scheduler shows with {@code running} such requests in the steady state (Little's law). */
+        CarrierReading reading(int running) {
+            double answersPerMilli = Math.min(running / (cpuMillis + waitMillis), CARRIERS / cpuMillis);
+            long runnable = Math.max(0, Math.round(running - answersPerMilli * waitMillis));
+            long mounted = Math.min(CARRIERS, runnable);
+            return CarrierReading.ofCounts(CARRIERS, mounted, runnable - mounted);
+        }
     }
 
     /** Readings of a closed-loop load of {@code clients}: as many run as the limit lets, the rest wait. */
-    private static int settle(CarrierLimit limit, int clients, double share, int readings) {
+    private static int settle(CarrierLimit limit, int clients, Mix mix, int readings) {
         for (int i = 0; i < readings; i++) {
             int running = Math.min(clients, limit.limit());
-            limit.update(load(running, share), running, clients - running);
+            limit.update(mix.reading(running), running, clients - running);
         }
         return limit.limit();
+    }
+
+    /** A CPU-bound reading: all {@code running} runnable, the CPU busy. */
+    private static CarrierReading cpuBound(int running) {
+        return CarrierReading.ofCounts(CARRIERS, CARRIERS, running - CARRIERS, 1.0);
     }
 
     /** Between headroom and saturation: the carriers busy, at most a carrier's worth queued. */
@@ -39,41 +55,66 @@ class CarrierLimitTest {
     void aCpuBoundLoadSaturatedFromTheStartFallsToTheMinimumWithinAFewSeconds() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
         // 8,000 clients, all runnable: a tenth less per reading, from 200 to the floor of 20 in 23 readings.
-        assertThat(settle(limit, 8_000, 1.0, 10)).isBetween(70, 90);
-        assertThat(settle(limit, 8_000, 1.0, 20)).isEqualTo(20);
+        assertThat(settle(limit, 8_000, CPU_BOUND, 10)).isBetween(70, 90);
+        assertThat(settle(limit, 8_000, CPU_BOUND, 20)).isEqualTo(20);
     }
 
     @Test
     void aLimitThatStartedAtItsMaximumFallsAtOnceToWhatRunsAndThenComesDown() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 10_000);
-        assertThat(settle(limit, 8_000, 1.0, 2)).as("0.9 x the 8,000 running, not x the limit").isEqualTo(7_200);
-        assertThat(settle(limit, 8_000, 1.0, 60)).isEqualTo(20);
+        assertThat(settle(limit, 8_000, CPU_BOUND, 2)).as("0.9 x the 8,000 running, not x the limit").isEqualTo(7_200);
+        assertThat(settle(limit, 8_000, CPU_BOUND, 60)).isEqualTo(20);
     }
 
     @Test
     void underSaturationItSettlesWhereTheCarriersAreBusyAndTheirQueueShort() {
-        // Each request runnable 1 % of its life (R = 100 ms, 1 ms of CPU): more than 2 queued from 450 running.
+        // R = 100 ms with 1 ms of CPU: the carriers make 2 answers per ms, so 198 wait, and more than 2 queue from 203.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 10_000);
-        int settled = settle(limit, 8_000, 0.01, 60);
-        assertThat(settled).isBetween(330, 449);
-        assertInTheBand(load(settled, 0.01));
-        assertThat(settle(limit, 8_000, 0.01, 50)).as("and stays there").isEqualTo(settled);
+        Mix mix = new Mix(1, 99);
+        int settled = settle(limit, 8_000, mix, 60);
+        assertThat(settled).as("the 198 that wait and two runnable per carrier").isEqualTo(202);
+        assertInTheBand(mix.reading(settled));
+        assertThat(settle(limit, 8_000, mix, 50)).as("and stays there").isEqualTo(settled);
     }
 
     @Test
     void aLimitHeldTooLowUnderSaturationRisesIntoTheBand() {
         // Started at the floor: it doubles while requests wait and the carriers have room, then steps down into it.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 20);
-        int settled = settle(limit, 8_000, 0.01, 40);
-        assertThat(settled).isBetween(330, 449);
-        assertInTheBand(load(settled, 0.01));
+        Mix mix = new Mix(1, 99);
+        int settled = settle(limit, 8_000, mix, 40);
+        assertThat(settled).isEqualTo(202);
+        assertInTheBand(mix.reading(settled));
+    }
+
+    @Test
+    void aStepDownNeverCutsTheRequestsThatWait() {
+        // The page near capacity: 100 requests wait 100 ms each on a timer, every one beyond them wants a carrier,
+        // and the CPU is saturated (a client on the same cores). Below 100 running the answers per second would fall
+        // (Little's law) while the carriers still had the same work.
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
+        int lowest = Integer.MAX_VALUE;
+        for (int i = 0; i < 60; i++) {
+            int running = limit.limit();
+            long runnable = Math.max(0, running - 100);
+            long mounted = Math.min(CARRIERS, runnable);
+            limit.update(CarrierReading.ofCounts(CARRIERS, mounted, runnable - mounted, 1.0), running, 500);
+            lowest = Math.min(lowest, limit.limit());
+        }
+        assertThat(lowest).as("the 100 that wait and two runnable per carrier").isEqualTo(104);
+        assertThat(limit.limit()).isEqualTo(104);
+        assertThat(CarrierLimit.kept(CarrierReading.ofCounts(CARRIERS, 2, 16, 1.0), 118))
+                .as("118 running, 18 of them runnable: 100 wait, plus 4").isEqualTo(104);
+        assertThat(CarrierLimit.kept(CarrierReading.ofCpuLoad(CARRIERS, 1.0), 118))
+                .as("without the scheduler's counts nothing is known to wait").isZero();
     }
 
     @Test
     void aLoadThatMostlyWaitsIsNeverHeldBack() {
-        // R = 1 s, 0.5 ms of CPU: 8,000 clients make 4 runnable, never more than one queued per carrier.
+        // R = 1 s, 0.1 ms of CPU: 8,000 clients keep the carriers 40 % busy, about one runnable.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        assertThat(settle(limit, 8_000, 0.0005, 8)).as("doubles from 200 while requests wait").isEqualTo(10_000);
+        assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 8)).as("doubles from 200 while requests wait")
+                .isEqualTo(10_000);
     }
 
     @Test
@@ -88,54 +129,55 @@ class CarrierLimitTest {
         assertThat(limit.limit()).as("requests wait, the CPU has room: it grows").isEqualTo(4_000);
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
-        assertThat(limit.limit()).as("queued and the CPU busy: saturated").isEqualTo(3_600);
+        assertThat(limit.limit()).as("queued and the CPU busy: saturated, down to the 3,948 that wait and 4 runnable")
+                .isEqualTo(3_952);
     }
 
     @Test
     void aStepDownWaitsUntilTheStepBeforeIsInForce() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
-        CarrierReading saturated = CarrierReading.ofCounts(CARRIERS, 2, 100, 1.0);
-        limit.update(saturated, 1_000, 100);
-        limit.update(saturated, 1_000, 100);
+        limit.update(cpuBound(1_000), 1_000, 100);
+        limit.update(cpuBound(1_000), 1_000, 100);
         assertThat(limit.limit()).isEqualTo(900);
-        limit.update(saturated, 1_000, 100);
+        limit.update(cpuBound(1_000), 1_000, 100);
         assertThat(limit.limit()).as("1,000 still run: no second step yet").isEqualTo(900);
-        limit.update(saturated, 900, 100);
+        limit.update(cpuBound(900), 900, 100);
         assertThat(limit.limit()).isEqualTo(810);
     }
 
     @Test
     void itRecoversWhenSaturationEndsAndFollowsAChangeOfTheMix() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        assertThat(settle(limit, 8_000, 1.0, 30)).isEqualTo(20);
+        assertThat(settle(limit, 8_000, CPU_BOUND, 30)).isEqualTo(20);
         // The mix changes to requests that wait: the carriers have room, requests wait for admission.
-        assertThat(settle(limit, 8_000, 0.0005, 10)).isEqualTo(10_000);
-        // And back to a heavier mix than before: more than 2 queued from about 80 running.
-        int settled = settle(limit, 8_000, 0.05, 60);
-        assertThat(settled).isBetween(60, 85);
-        assertInTheBand(load(settled, 0.05));
+        assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 10)).isEqualTo(10_000);
+        // And to a heavier mix than that: 1 ms of CPU and 19 ms of waiting, 38 wait at the carriers' 2 per ms.
+        Mix heavier = new Mix(1, 19);
+        int settled = settle(limit, 8_000, heavier, 60);
+        assertThat(settled).isEqualTo(42);
+        assertInTheBand(heavier.reading(settled));
     }
 
     @Test
     void oneSaturatedReadingAloneDoesNotLowerIt() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        limit.update(load(200, 1.0), 200, 100);
+        limit.update(CPU_BOUND.reading(200), 200, 100);
         assertThat(limit.limit()).isEqualTo(200);
-        limit.update(load(10, 0.0), 10, 0);
-        limit.update(load(200, 1.0), 200, 100);
+        limit.update(IDLE.reading(10), 10, 0);
+        limit.update(CPU_BOUND.reading(200), 200, 100);
         assertThat(limit.limit()).as("a reading with headroom in between starts the count again").isEqualTo(200);
-        limit.update(load(200, 1.0), 200, 100);
+        limit.update(CPU_BOUND.reading(200), 200, 100);
         assertThat(limit.limit()).isLessThan(200);
     }
 
     @Test
     void itGrowsOnlyWhileRequestsWaitAndHalfOfItIsUsed() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        limit.update(load(150, 0.0), 150, 0);
+        limit.update(IDLE.reading(150), 150, 0);
         assertThat(limit.limit()).as("nobody waits").isEqualTo(200);
-        limit.update(load(50, 0.0), 50, 10);
+        limit.update(IDLE.reading(50), 50, 10);
         assertThat(limit.limit()).as("a quarter used: what waits is not held back by the limit").isEqualTo(200);
-        limit.update(load(100, 0.0), 100, 10);
+        limit.update(IDLE.reading(100), 100, 10);
         assertThat(limit.limit()).isEqualTo(400);
     }
 
@@ -165,7 +207,7 @@ class CarrierLimitTest {
     void staysWithinItsBoundsAndRefusesBadOnes() {
         CarrierLimit limit = new CarrierLimit(5, 300, 1_000);
         assertThat(limit.limit()).isEqualTo(300);
-        assertThat(settle(limit, 8_000, 0.0, 5)).isEqualTo(300);
+        assertThat(settle(limit, 8_000, IDLE, 5)).isEqualTo(300);
         assertThatThrownBy(() -> new CarrierLimit(0, 10, 5)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new CarrierLimit(10, 5, 5)).isInstanceOf(IllegalArgumentException.class);
     }

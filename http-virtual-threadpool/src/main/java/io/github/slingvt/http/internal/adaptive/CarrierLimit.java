@@ -11,9 +11,10 @@ package io.github.slingvt.http.internal.adaptive;
  * CPU is busy where its load is known): the limit falls to {@link #STEP_DOWN} of what runs, once the step before is
  * in force (no more running than the limit). A limit far above what runs therefore falls at once to where it binds,
  * and then by a tenth per reading at most, as fast as requests finish: a saturated-from-start load reaches its limit
- * in a few seconds. It never falls below the requests that wait (neither on a carrier nor queued for one) plus two
- * runnable per carrier ({@link #kept}): the limit is there to cap the work that competes for the carriers, and a
- * load whose requests wait 100 ms each needs 100 in flight per 1,000 answers a second, whatever the CPU.</li>
+ * in a few seconds. It never falls below the requests that wait (neither on a carrier nor queued for one, the most
+ * of the last second) plus two runnable per carrier ({@link #kept}): the limit is there to cap the work that competes
+ * for the carriers, and a load whose requests wait 100 ms each needs 100 in flight per 1,000 answers a second,
+ * whatever the CPU.</li>
  * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) while requests wait for admission
  * and at least half of the limit is used: the limit doubles. A load that mostly waits is never held back for longer
  * than a few readings, and one that the limit held too low recovers as fast.</li>
@@ -36,6 +37,11 @@ public final class CarrierLimit {
      * queued for it, the edge of saturation ({@link CarrierReading#saturated()} needs more than one queued each).
      */
     static final int RUNNABLE_PER_CARRIER_KEPT = 2;
+    /**
+     * Readings over which the requests that wait are counted at their most (one second): requests admitted together
+     * run their CPU work together, and a reading in that moment sees most of them runnable and few waiting.
+     */
+    static final int WAITS_READINGS = 10;
     /** Saturated readings in a row before the limit falls: a burst shorter than a period does not count. */
     static final int SATURATED_READINGS = 2;
 
@@ -43,6 +49,9 @@ public final class CarrierLimit {
     private final int max;
     private int limit;
     private int saturatedInARow;
+    /** The requests that waited off the carriers at each of the last readings, a ring. */
+    private final long[] waits = new long[WAITS_READINGS];
+    private int nextWait;
 
     public CarrierLimit(int min, int max, int initial) {
         if (min < 1 || max < min) {
@@ -66,19 +75,30 @@ public final class CarrierLimit {
     }
 
     /**
-     * What a step-down keeps: the running requests that neither run on a carrier nor wait for one (they wait for the
-     * repository, a remote call, a timer), plus {@link #RUNNABLE_PER_CARRIER_KEPT} runnable ones per carrier. Those
-     * waits cost no carrier; cutting them only stretches every request's time in the server, so that a load that waits
-     * 100 ms per request would make fewer answers per second than the CPU could give (by Little's law) and its queue
-     * for admission would grow. Counted from the same reading, so a load saturated by its CPU work (nothing waiting)
-     * still falls by a tenth per reading. Without the scheduler's counts (JDK 21-23) nothing is kept beyond the step.
+     * The running requests that neither run on a carrier nor wait for one at this reading: they wait for the
+     * repository, a remote call, a timer. Without the scheduler's counts (JDK 21-23) none are known.
      */
-    static long kept(CarrierReading reading, int running) {
+    static long waits(CarrierReading reading, int running) {
+        return reading.counts() ? Math.max(0, running - reading.mounted() - reading.queued()) : 0;
+    }
+
+    /**
+     * What a step-down keeps: the most requests that waited off the carriers in the last {@link #WAITS_READINGS}
+     * readings, plus {@link #RUNNABLE_PER_CARRIER_KEPT} runnable ones per carrier. Those waits cost no carrier;
+     * cutting them only stretches every request's time in the server, so that a load that waits 100 ms per request
+     * would make fewer answers per second than the CPU could give (Little's law) and its queue for admission would
+     * grow. A load saturated by its CPU work (nothing waiting) still falls by a tenth per reading. Without the
+     * scheduler's counts (JDK 21-23) nothing is kept beyond the step.
+     */
+    long kept(CarrierReading reading) {
         if (!reading.counts()) {
             return 0;
         }
-        long waits = Math.max(0, running - reading.mounted() - reading.queued());
-        return waits + (long) RUNNABLE_PER_CARRIER_KEPT * reading.parallelism();
+        long most = 0;
+        for (long w : waits) {
+            most = Math.max(most, w);
+        }
+        return most + (long) RUNNABLE_PER_CARRIER_KEPT * reading.parallelism();
     }
 
     /**
@@ -93,12 +113,14 @@ public final class CarrierLimit {
         if (reading == null) {
             return limit;
         }
+        waits[nextWait] = waits(reading, running);
+        nextWait = (nextWait + 1) % WAITS_READINGS;
         if (reading.saturated()) {
             saturatedInARow++;
             // running > limit: the step before is not in force yet (requests admitted above it still finish).
             if (saturatedInARow >= SATURATED_READINGS && running <= limit) {
                 long step = (long) Math.floor(Math.min(limit, running) * STEP_DOWN);
-                limit = (int) Math.max(min, Math.min(limit, Math.max(step, kept(reading, running))));
+                limit = (int) Math.max(min, Math.min(limit, Math.max(step, kept(reading))));
             }
             return limit;
         }

@@ -103,10 +103,29 @@ class CarrierLimitTest {
         }
         assertThat(lowest).as("the 100 that wait and two runnable per carrier").isEqualTo(104);
         assertThat(limit.limit()).isEqualTo(104);
-        assertThat(CarrierLimit.kept(CarrierReading.ofCounts(CARRIERS, 2, 16, 1.0), 118))
-                .as("118 running, 18 of them runnable: 100 wait, plus 4").isEqualTo(104);
-        assertThat(CarrierLimit.kept(CarrierReading.ofCpuLoad(CARRIERS, 1.0), 118))
+        assertThat(CarrierLimit.waits(CarrierReading.ofCounts(CARRIERS, 2, 16, 1.0), 118))
+                .as("118 running, 18 of them runnable").isEqualTo(100);
+        assertThat(CarrierLimit.waits(CarrierReading.ofCpuLoad(CARRIERS, 1.0), 118))
                 .as("without the scheduler's counts nothing is known to wait").isZero();
+    }
+
+    @Test
+    void requestsAdmittedTogetherAndRunnableTogetherDoNotHideTheWaits() {
+        // 100 wait at 104 running; then the requests admitted together run their CPU work at once: for two readings
+        // 90 of the 104 are runnable. The waits of the second before still count.
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 104);
+        for (int i = 0; i < 5; i++) {
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 2, 1.0), 104, 500);
+        }
+        CarrierReading cohort = CarrierReading.ofCounts(CARRIERS, 2, 88, 1.0);
+        limit.update(cohort, 104, 500);
+        limit.update(cohort, 104, 500);
+        assertThat(limit.limit()).as("the 100 that waited a moment ago and 4 runnable").isEqualTo(104);
+        for (int i = 0; i < CarrierLimit.WAITS_READINGS; i++) {
+            limit.update(cohort, limit.limit(), 500);
+        }
+        assertThat(limit.limit()).as("runnable for a whole second: CPU work, down by a tenth per reading")
+                .isLessThan(104);
     }
 
     @Test

@@ -28,8 +28,9 @@ public @interface VirtualThreadsConfig {
             name = "Max concurrent requests",
             description = "Virtual mode only. auto (the default): admission by the carrier threads: every request is "
                     + "admitted while the carriers have room; when runnable virtual threads wait for a carrier, the "
-                    + "limit steps down to 0.9 x the running requests while the CPU is busy too (between the adaptive "
-                    + "min and max limits) and the rest wait, first in first out, up to the client timeout; a waiting "
+                    + "limit steps down to 0.9 x the running requests while the CPU is busy too, never below the "
+                    + "requests that wait off the carriers plus two per carrier (between the adaptive min and max "
+                    + "limits), and the rest wait, first in first out, up to the client timeout; a waiting "
                     + "request whose client closed the connection is dropped, and when the oldest has waited half of the "
                     + "clients' patience the newest go first. unbounded (or 0): every request gets its "
                     + "virtual thread at once, also when the carriers are saturated. A number from 1 to 1000000: a "

@@ -45,6 +45,16 @@ class CarrierLimitTest {
         return CarrierReading.ofCounts(CARRIERS, CARRIERS, running - CARRIERS, 1.0);
     }
 
+    /**
+     * 8,000 clients of {@code mix} for {@code readings}: the limit ends at {@code expected} (the requests that wait
+     * plus two runnable per carrier), between headroom and saturation.
+     */
+    private static void assertSettlesInTheBand(CarrierLimit limit, Mix mix, int readings, int expected) {
+        int settled = settle(limit, 8_000, mix, readings);
+        assertThat(settled).as("settled limit").isEqualTo(expected);
+        assertInTheBand(mix.reading(settled));
+    }
+
     /** Between headroom and saturation: the carriers busy, at most a carrier's worth queued. */
     private static void assertInTheBand(CarrierReading reading) {
         assertThat(reading.saturated()).as("saturated at %s", reading).isFalse();
@@ -71,20 +81,15 @@ class CarrierLimitTest {
         // R = 100 ms with 1 ms of CPU: the carriers make 2 answers per ms, so 198 wait, and more than 2 queue from 203.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 10_000);
         Mix mix = new Mix(1, 99);
-        int settled = settle(limit, 8_000, mix, 60);
-        assertThat(settled).as("the 198 that wait and two runnable per carrier").isEqualTo(202);
-        assertInTheBand(mix.reading(settled));
-        assertThat(settle(limit, 8_000, mix, 50)).as("and stays there").isEqualTo(settled);
+        assertSettlesInTheBand(limit, mix, 60, 202);
+        assertThat(settle(limit, 8_000, mix, 50)).as("and stays there").isEqualTo(202);
     }
 
     @Test
     void aLimitHeldTooLowUnderSaturationRisesIntoTheBand() {
         // Started at the floor: it doubles while requests wait and the carriers have room, then steps down into it.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 20);
-        Mix mix = new Mix(1, 99);
-        int settled = settle(limit, 8_000, mix, 40);
-        assertThat(settled).isEqualTo(202);
-        assertInTheBand(mix.reading(settled));
+        assertSettlesInTheBand(limit, new Mix(1, 99), 40, 202);
     }
 
     @Test
@@ -171,10 +176,7 @@ class CarrierLimitTest {
         // The mix changes to requests that wait: the carriers have room, requests wait for admission.
         assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 10)).isEqualTo(10_000);
         // And to a heavier mix than that: 1 ms of CPU and 19 ms of waiting, 38 wait at the carriers' 2 per ms.
-        Mix heavier = new Mix(1, 19);
-        int settled = settle(limit, 8_000, heavier, 60);
-        assertThat(settled).isEqualTo(42);
-        assertInTheBand(heavier.reading(settled));
+        assertSettlesInTheBand(limit, new Mix(1, 19), 60, 42);
     }
 
     @Test

@@ -49,7 +49,8 @@ class BoundedOverloadE2EIT {
         final Path config = OverloadSupport.configFile(files, HTTP_PID, Map.of("mode", "virtual",
                 "maxConcurrentRequests", CAP, "maxQueuedRequests", QUEUE, "queueTimeout", 1000,
                 "retryAfterSeconds", RETRY_AFTER_SECONDS));
-        try (SlingInstance sling = SlingInstance.builder("bounded-overload").jvmOption("-Xmx512m")
+        try (SlingInstance sling = SlingInstance.builder("bounded-overload").jvmOption("-Xmx512m").smallDemoTree()
+                .functionalChecksOnly()
                 .installFile(config).installFile(OverloadSupport.demoWithoutAnonymousLimits(files)).start()) {
             DemoServletsSupport.awaitSeeded(sling);
             OverloadSupport.awaitStatusText(sling, "Max concurrent requests: " + CAP, Duration.ofSeconds(60));

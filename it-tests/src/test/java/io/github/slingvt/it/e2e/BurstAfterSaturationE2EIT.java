@@ -39,7 +39,7 @@ class BurstAfterSaturationE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void aBurstOfLoggedInPostsAfterASaturatedMinuteIsServedWhole() throws Exception {
-        startSeeded(SlingInstance.builder("burst"));
+        startSeeded(SlingInstance.builder("burst").smallDemoTree());
         OverloadSupport.awaitStatusText(sling, "Max concurrent requests: auto", Duration.ofSeconds(60));
 
         final int port = OverloadSupport.port(sling);

@@ -37,9 +37,17 @@ final class ClusterRun implements AutoCloseable {
         this.nodes = nodes;
     }
 
-    /** Starts {@code nodes} lean-feature nodes with the JVM options given and waits for the script's announcement. */
+    /**
+     * Starts {@code nodes} lean-feature nodes with the JVM options given and waits for the script's announcement. Each
+     * node's home gets the small demo tree ({@link SlingInstanceBuilder#smallDemoTree()}) in its install folder first:
+     * a folder with {@code launcher} in it is a lean home to the script, as the cluster's nodes are.
+     */
     static ClusterRun start(Path dir, PostgresServer postgres, int nodes, String jvmOptions) throws Exception {
         int port = freePorts(nodes + 1);
+        for (int n = 1; n <= nodes; n++) {
+            SlingInstanceBuilder.writeSmallDemoTree(
+                    Files.createDirectories(dir.resolve("cluster").resolve("node-" + n).resolve("launcher/install")));
+        }
         Path output = dir.resolve("cluster.out");
         ProcessBuilder builder = new ProcessBuilder(ROOT.resolve("sling-vt").toString(), "cluster", "--nodes",
                 Integer.toString(nodes), "--port", Integer.toString(port), "--dir", dir.resolve("cluster").toString(),

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Issue #17: for every property of every Sling VT configuration, bad values (a word where a number belongs, empty,
  * blanks, negative, huge, a fraction, an unknown option, a list where one value belongs, a JSON value of the wrong
- * type) are applied live, through the web console or a configuration file, and then across a restart. For each:
+ * type) are applied live, through the web console or a configuration file, and then across a restart (each stored
+ * form: see {@link ConfigFuzzPlan#CONSOLE_ROUNDS_ACROSS_RESTART}). For each:
  * an ERROR names the PID, the property and the value; requests still run on virtual threads; the status JSON, the
  * console page and the health check name the refusal; the settings in force and the demo content are unchanged.
  * Before the config guard, a word in a number field left the HTTP layer in "failed activation" after a restart, with
@@ -74,8 +75,10 @@ class ConfigFuzzE2EIT extends OwnInstanceTestSupport {
             }
             cases.addAll(writeFile(FILE_POOL, poolProperties, round, ConfigFuzzPlan::consoleValue));
             checked += assertRefused("console round " + round, cases, mark, baseline);
-            mark = restart();
-            checked += assertRefused("console round " + round + " after restart", cases, mark, baseline);
+            if (ConfigFuzzPlan.CONSOLE_ROUNDS_ACROSS_RESTART.contains(round)) {
+                mark = restart();
+                checked += assertRefused("console round " + round + " after restart", cases, mark, baseline);
+            }
             consolePids.forEach((pid, properties) -> ConsoleConfigs.apply(sling.baseUrl(), pid, goodValues(properties)));
             // Overwritten, not deleted: the installer may miss a file deleted and written again between two scans.
             writeFile(FILE_POOL, poolProperties, round, (p, r) -> null);
@@ -100,12 +103,12 @@ class ConfigFuzzE2EIT extends OwnInstanceTestSupport {
 
         assertThat(SettingsFingerprint.of(sling)).isEqualTo(baseline);
         // The report the issue asks for: how many property x value cases, live and across a restart.
-        LOG.info("Config fuzz: {} distinct property x value cases over {} properties of {} PIDs, each applied live "
-                + "and across a restart ({} refusals checked)", tried.size(),
+        LOG.info("Config fuzz: {} distinct property x value cases over {} properties of {} PIDs, each applied live, "
+                + "each stored form across a restart ({} refusals checked)", tried.size(),
                 filePids.values().stream().flatMap(List::stream).filter(Property::ours).count(),
                 filePids.size(), checked);
-        System.out.printf("Config fuzz: %d property x value cases, live and across restart: %d refusals checked%n",
-                tried.size(), checked);
+        System.out.printf("Config fuzz: %d property x value cases live, stored forms across a restart: %d refusals "
+                + "checked%n", tried.size(), checked);
         assertThat(tried).hasSizeGreaterThan(100);
     }
 

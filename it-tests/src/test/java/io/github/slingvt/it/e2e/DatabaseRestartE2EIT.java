@@ -66,8 +66,10 @@ class DatabaseRestartE2EIT extends PostgresTestSupport {
     @Test
     void theDatabaseRestartedOrAwayFor30SecondsIsServedAgainAndNothingAcknowledgedIsLost() throws Exception {
         sling = SlingInstance.builder("pg-restart").postgres(postgres.jdbcUrl(), postgres.passwordFile())
+                .smallDemoTree()
                 .start();
         other = SlingInstance.builder("pg-restart-b").postgres(postgres.jdbcUrl(), postgres.passwordFile())
+                .smallDemoTree()
                 .start();
         final long instancePid = sling.pid();
         final long otherPid = other.pid();

@@ -24,7 +24,7 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void theHttpBundleStopsStartsUpdatesUninstallsAndInstallsUnderLoadWithoutAFailedRequest() throws Exception {
-        startSeeded(SlingInstance.builder("hot-install"));
+        startSeeded(SlingInstance.builder("hot-install").smallDemoTree().functionalChecksOnly());
         Path jar = Path.of(System.getProperty("slingvt.bundle.http"));
         assertThat(Files.isRegularFile(jar)).as("the HTTP bundle built by this reactor: %s", jar).isTrue();
         long id = bundleId();

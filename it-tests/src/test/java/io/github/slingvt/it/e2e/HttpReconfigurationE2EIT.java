@@ -35,7 +35,7 @@ class HttpReconfigurationE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void aChangedFelixHttpConfigurationLeavesAServingInstanceOnVirtualThreads() throws Exception {
-        startSeeded(SlingInstance.builder("http-reconfig"));
+        startSeeded(SlingInstance.builder("http-reconfig").smallDemoTree().functionalChecksOnly());
 
         Rebuild virtual = reconfigureUnderLoad("45000");
         assertThat(workRunsVirtual()).as("requests on virtual threads after the rebuild").isTrue();

@@ -29,7 +29,7 @@ class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void installSwapSwitchAndRollBackOnARunningInstance() throws Exception {
-        sling = SlingInstance.builder("stock").stock().start();
+        sling = SlingInstance.builder("stock").stock().functionalChecksOnly().start();
         assertThat(ConsoleBundles.state(sling, SLING_THREADS)).isEqualTo("Active");
         assertThat(ConsoleBundles.state(sling, "org.apache.felix.http.jetty12")).isEqualTo("Active");
         assertThat(sling.get(STATUS, true).statusCode()).as("no Sling VT yet").isEqualTo(404);

@@ -17,7 +17,7 @@ class LeanFeatureE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void leanFeatureServesTheDemoServletsOnVirtualThreadsWithoutTheStarterStack() throws InterruptedException {
-        startSeeded(SlingInstance.builder("lean").lean().functionalChecksOnly());
+        startSeeded(SlingInstance.builder("lean").lean().smallDemoTree().functionalChecksOnly());
 
         final JsonNode work = getOk(sling, WORK_JSON + "?reads=5&idleDelay=5");
         assertThat(work.at("/thread/virtual").asBoolean()).as("thread.virtual in %s", work).isTrue();

@@ -50,7 +50,8 @@ class LeaseLossE2EIT extends PostgresTestSupport {
         network = ToxiproxyServer.start(postgres.port());
         sling = SlingInstance.builder("pg-lease")
                 .postgres("jdbc:postgresql://127.0.0.1:" + network.port() + "/oak", postgres.passwordFile())
-                .jvmOption("-Doak.documentMK.leaseDurationSeconds=" + LEASE_SECONDS).functionalChecksOnly().start();
+                .jvmOption("-Doak.documentMK.leaseDurationSeconds=" + LEASE_SECONDS).smallDemoTree()
+                .functionalChecksOnly().start();
         assertThat(post(RUN).statusCode()).isEqualTo(201);
         assertThat(sling.get(READY).body()).contains("Oak's document store runs");
 

@@ -33,7 +33,8 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
 
     @Test
     void aLoweredPoolIsInForceAtOnceAndSwitchesLeaveNoThreadsBehind(@TempDir Path files) throws Exception {
-        startSeeded(SlingInstance.builder("pool-switch").installFile(OverloadSupport.demoWithoutAnonymousLimits(files)));
+        startSeeded(SlingInstance.builder("pool-switch").smallDemoTree()
+                .installFile(OverloadSupport.demoWithoutAnonymousLimits(files)));
         Thread.sleep(5_000);
         final int idleVirtual = OverloadSupport.osThreads(sling.pid());
 

@@ -66,7 +66,7 @@ class ScratchSweepE2EIT extends OwnInstanceTestSupport {
 
     /** The same instance at every start; it serves functional checks only. */
     private static SlingInstanceBuilder builder() {
-        return SlingInstance.builder("scratch-sweep").functionalChecksOnly();
+        return SlingInstance.builder("scratch-sweep").smallDemoTree().functionalChecksOnly();
     }
 
     /** Until nothing is left below the scratch folder (bounded). */

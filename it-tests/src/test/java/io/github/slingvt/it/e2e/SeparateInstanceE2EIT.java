@@ -30,7 +30,7 @@ class SeparateInstanceE2EIT {
         final Path config = Files.writeString(files.resolve(PROBE_PID + ".cfg.json"),
                 "{ \"marker\": \"" + configured + "\" }");
 
-        final SlingInstance sling = SlingInstance.builder("separate").functionalChecksOnly()
+        final SlingInstance sling = SlingInstance.builder("separate").smallDemoTree().functionalChecksOnly()
                 .frameworkProperty("slingvt.e2e.marker", property)
                 .installFile(config)
                 .start();

@@ -38,6 +38,9 @@ public final class SlingInstanceBuilder {
 
     /** The JVM option of {@link #functionalChecksOnly()}, for instances that {@code ./sling-vt} starts. */
     static final String FUNCTIONAL_CHECKS_ONLY = "-XX:TieredStopAtLevel=1";
+    static final int SMALL_TREE_FOLDERS = 10;
+    static final int SMALL_TREE_NODES_PER_FOLDER = 100;
+    private static final String SEEDER_PID = "io.github.slingvt.demo.ContentSeeder";
 
     private static final Logger LOG = LoggerFactory.getLogger(SlingInstanceBuilder.class);
     private static final String LAUNCHER = "launcher/org.apache.sling.feature.launcher-1.3.4/bin/launcher";
@@ -58,6 +61,7 @@ public final class SlingInstanceBuilder {
     private Path passwordFile;
     private String featureFile = FEATURE_STARTER;
     private final Map<String, String> variables = new LinkedHashMap<>();
+    private boolean smallDemoTree;
 
     SlingInstanceBuilder(String name) {
         if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -81,6 +85,19 @@ public final class SlingInstanceBuilder {
      */
     public SlingInstanceBuilder functionalChecksOnly() {
         return jvmOption(FUNCTIONAL_CHECKS_ONLY);
+    }
+
+    /**
+     * For an instance whose test reads a few demo nodes but does not depend on how many there are: a demo tree of
+     * {@value #SMALL_TREE_FOLDERS} x {@value #SMALL_TREE_NODES_PER_FOLDER} nodes instead of the seeder's default of
+     * 10,000, through a {@code io.github.slingvt.demo.ContentSeeder} configuration in the install folder of a new home.
+     * Seeding 10,000 nodes takes 7-12 s of a start on 2 cores (about 29 s on PostgreSQL); the instances that check the
+     * default tree (the shared one) or cold repository reads (PostgreSQL store) keep it. Not for an instance whose test
+     * writes the seeder's configuration itself (ConfigFuzzE2EIT): the installer would own that configuration too.
+     */
+    public SlingInstanceBuilder smallDemoTree() {
+        smallDemoTree = true;
+        return this;
     }
 
     /** A JVM option of the instance ({@code -Xmx512m}), appended to {@code JAVA_OPTS}; no whitespace inside. */
@@ -170,6 +187,9 @@ public final class SlingInstanceBuilder {
             for (Path file : installFiles) {
                 Files.copy(file, installDir.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
+            if (smallDemoTree && this.home == null) {
+                writeSmallDemoTree(installDir);
+            }
             final int port = freePort();
             final List<String> command = new ArrayList<>(List.of(launcher.toString(),
                     "-f", feature.toString(),
@@ -200,6 +220,12 @@ public final class SlingInstanceBuilder {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot launch Sling '" + name + "' in " + home, e);
         }
+    }
+
+    /** The seeder configuration of {@link #smallDemoTree()}, written into {@code installDir}. */
+    static void writeSmallDemoTree(Path installDir) throws IOException {
+        Files.writeString(installDir.resolve(SEEDER_PID + ".cfg.json"), "{\"folders\": " + SMALL_TREE_FOLDERS
+                + ", \"nodesPerFolder\": " + SMALL_TREE_NODES_PER_FOLDER + "}");
     }
 
     /** The JDK (or runtime) the instances run on. */

@@ -192,7 +192,8 @@ class SlingVtScriptE2EIT {
      */
     @Test
     void statusAndModeWorkWithAChangedAdminPasswordFromTheEnvironmentOrAFile(@TempDir Path tmp) throws Exception {
-        try (SlingInstance own = SlingInstance.builder("script-password").functionalChecksOnly().start()) {
+        try (SlingInstance own = SlingInstance.builder("script-password").smallDemoTree().functionalChecksOnly()
+                .start()) {
             String port = Integer.toString(URI.create(own.baseUrl()).getPort());
             changeAdminPassword(own, NEW_PASSWORD);
 

@@ -92,7 +92,8 @@ class SlowClientsE2EIT {
         felix.put("org.apache.felix.http.timeout", IDLE_TIMEOUT_MS);
         final Path config = OverloadSupport.configFile(files, FELIX_HTTP_PID, felix);
         final Path threads = OverloadSupport.configFile(files, OverloadSupport.HTTP_PID, Map.of("mode", mode));
-        try (SlingInstance sling = SlingInstance.builder("slow-clients-" + mode).installFile(config)
+        try (SlingInstance sling = SlingInstance.builder("slow-clients-" + mode).smallDemoTree().functionalChecksOnly()
+                .installFile(config)
                 .installFile(threads).start()) {
             final int port = OverloadSupport.port(sling);
             final long probeMillis = awaitIdleTimeoutInForce(port);

@@ -50,7 +50,8 @@ class UnboundedParkedE2EIT {
             throws IOException, InterruptedException {
         final Path config = OverloadSupport.configFile(files, HTTP_PID,
                 Map.of("mode", "virtual", "maxConcurrentRequests", 0));
-        try (SlingInstance sling = SlingInstance.builder("unbounded-parked").jvmOption("-Xmx1g")
+        try (SlingInstance sling = SlingInstance.builder("unbounded-parked").jvmOption("-Xmx1g").smallDemoTree()
+                .functionalChecksOnly()
                 .installFile(config).installFile(OverloadSupport.demoWithoutAnonymousLimits(files)).start()) {
             DemoServletsSupport.awaitSeeded(sling);
             OverloadSupport.awaitStatusText(sling, "Max concurrent requests: unbounded", Duration.ofSeconds(60));

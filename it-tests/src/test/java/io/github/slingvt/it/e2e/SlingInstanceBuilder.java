@@ -224,8 +224,8 @@ public final class SlingInstanceBuilder {
 
     /** The seeder configuration of {@link #smallDemoTree()}, written into {@code installDir}. */
     static void writeSmallDemoTree(Path installDir) throws IOException {
-        Files.writeString(installDir.resolve(SEEDER_PID + ".cfg.json"), "{\"folders\": " + SMALL_TREE_FOLDERS
-                + ", \"nodesPerFolder\": " + SMALL_TREE_NODES_PER_FOLDER + "}");
+        OverloadSupport.configFile(installDir, SEEDER_PID,
+                Map.of("folders", SMALL_TREE_FOLDERS, "nodesPerFolder", SMALL_TREE_NODES_PER_FOLDER));
     }
 
     /** The JDK (or runtime) the instances run on. */

@@ -26,10 +26,11 @@ class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
             "commons-threads-virtual", "observability");
     private static final String STATUS = "/system/console/status-slingvt-http.json";
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration HELD_GREEN = Duration.ofSeconds(2);
 
     @Test
     void installSwapSwitchAndRollBackOnARunningInstance() throws Exception {
-        sling = SlingInstance.builder("stock").stock().functionalChecksOnly().start();
+        sling = SlingInstance.builder("stock").stock().start();
         assertThat(ConsoleBundles.state(sling, SLING_THREADS)).isEqualTo("Active");
         assertThat(ConsoleBundles.state(sling, "org.apache.felix.http.jetty12")).isEqualTo("Active");
         assertThat(sling.get(STATUS, true).statusCode()).as("no Sling VT yet").isEqualTo(404);
@@ -104,6 +105,18 @@ class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
             return s.path(0).asInt() > 0 && s.path(1).asInt() + s.path(2).asInt() == s.path(0).asInt();
         });
         await("/starter.html served after " + step, () -> sling.get("/starter.html").statusCode() == 200);
+        // Served once is not back: Sling's service user mapper restarts every mapped service when its validator binds
+        // late (docs/UPSTREAM.md, "defaultExtensions" is null), and the servlet resolver answers 404 for that ~0.1 s.
+        // Back means served on every probe for HELD_GREEN, as readiness means it (decision 0008).
+        long heldSince = System.nanoTime();
+        while (System.nanoTime() - heldSince < HELD_GREEN.toNanos()) {
+            Thread.sleep(100);
+            if (sling.get("/starter.html").statusCode() != 200) {
+                assertThat(System.nanoTime() - start).as("/starter.html held 200 for %s after %s within %s", HELD_GREEN,
+                        step, WAIT).isLessThan(WAIT.toNanos());
+                heldSince = System.nanoTime();
+            }
+        }
         System.out.printf("InstallIntoExistingSlingE2EIT: %s served again after %d ms%n", step,
                 (System.nanoTime() - start) / 1_000_000);
     }

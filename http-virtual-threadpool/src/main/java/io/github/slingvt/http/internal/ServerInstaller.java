@@ -2,12 +2,19 @@ package io.github.slingvt.http.internal;
 
 import io.github.slingvt.http.api.ThreadingMode;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -45,11 +52,12 @@ final class ServerInstaller {
     }
 
     /**
-     * What was changed on one server, to be undone by {@link #uninstall}: the handlers and the sizes Felix gave
-     * Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}, Jetty's minimum), which the modes change.
+     * What was changed on one server, to be undone by {@link #uninstall}: the handlers, the sizes Felix gave
+     * Jetty's pool ({@code org.apache.felix.http.jetty.threadpool.max}, Jetty's minimum), which the modes change, and
+     * the header cache size of each HTTP/1 configuration of Felix's connectors.
      */
     record Installation(List<DispatchHandler> handlers, int felixMaxThreads, int felixMinThreads,
-            int felixIdleTimeout) {
+            int felixIdleTimeout, Map<HttpConfiguration, Integer> felixHeaderCaches) {
     }
 
     /** @return what was installed, or {@code null} when this server must be left alone (reason logged). */
@@ -86,8 +94,9 @@ final class ServerInstaller {
             handler.manage(handler.getHandler());
         }
         Installation installation = new Installation(installed, qtp.getMaxThreads(), qtp.getMinThreads(),
-                qtp.getIdleTimeout());
+                qtp.getIdleTimeout(), headerCaches(server));
         applyPlatformThreads(server, installation, state.settings().platformThreads(), state.settings().mode());
+        applyHeaderCache(installation, state.settings().connectionHeaderCache());
         // Felix's connectors keep running: no live connection is touched by an install (see DispatchHandler).
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
         return installation;
@@ -98,6 +107,7 @@ final class ServerInstaller {
             // Without this, a running Felix keeps the virtual mode's few platform threads for all its requests.
             applyPlatformThreads(server, installation, installation.felixMaxThreads(), ThreadingMode.KERNEL);
         }
+        applyHeaderCache(installation, ThreadingSettings.FELIX_HEADER_CACHE);
         List<DispatchHandler> handlers = installation.handlers();
         Handler.Sequence contexts = dynamicCollection(server);
         if (contexts == null) {
@@ -153,6 +163,34 @@ final class ServerInstaller {
                         maxThreads, e.getMessage(), VirtualThreadsConfig.PID);
             }
         }
+    }
+
+    /**
+     * Sizes the header cache of Jetty's HTTP/1 parser on Felix's connectors: {@code entries}, or what Felix configured
+     * ({@link ThreadingSettings#FELIX_HEADER_CACHE}). Jetty reads it when a connection opens, so it holds for the
+     * connections opened from now on. Each keep-alive connection builds the cache once it has served a request, and
+     * keeps it while its next request waits for admission: Jetty 12's 1,024 entries are a table of 1,024 x 48
+     * characters, about 100 KB a connection (decision 0029).
+     */
+    static void applyHeaderCache(Installation installation, int entries) {
+        installation.felixHeaderCaches().forEach((config, felix) ->
+                config.setHeaderCacheSize(entries == ThreadingSettings.FELIX_HEADER_CACHE ? felix : entries));
+    }
+
+    /** The HTTP/1 configurations of Felix's connectors (not our hook's) and their header cache sizes now. */
+    private static Map<HttpConfiguration, Integer> headerCaches(Server server) {
+        Map<HttpConfiguration, Integer> sizes = new IdentityHashMap<>();
+        for (Connector connector : server.getConnectors()) {
+            if (connector instanceof HookConnector) {
+                continue;
+            }
+            for (ConnectionFactory factory : connector.getConnectionFactories()) {
+                if (factory instanceof HttpConnectionFactory http) {
+                    sizes.putIfAbsent(http.getHttpConfiguration(), http.getHttpConfiguration().getHeaderCacheSize());
+                }
+            }
+        }
+        return Collections.unmodifiableMap(sizes);
     }
 
     /**

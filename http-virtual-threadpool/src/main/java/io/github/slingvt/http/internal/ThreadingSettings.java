@@ -18,7 +18,8 @@ public record ThreadingSettings(
         boolean adaptive,
         int adaptiveMinLimit,
         int adaptiveMaxLimit,
-        long clientTimeoutMillis) {
+        long clientTimeoutMillis,
+        int connectionHeaderCache) {
 
     /** {@code virtualModePlatformThreads} value that lets {@link ServerInstaller} size Jetty's pool. */
     public static final int AUTO = 0;
@@ -31,6 +32,10 @@ public record ThreadingSettings(
     static final long DEFAULT_CLIENT_TIMEOUT_MILLIS = 60_000;
     static final int DEFAULT_ADAPTIVE_MIN = 20;
     static final int DEFAULT_ADAPTIVE_MAX = 10_000;
+    /** {@code connectionHeaderCache} value that keeps the size Felix configured (Jetty's default, 1,024). */
+    public static final int FELIX_HEADER_CACHE = -1;
+    /** No header cache per connection: decision 0029. */
+    static final int DEFAULT_HEADER_CACHE = 0;
 
     /** Virtual mode with admission by the carriers ({@value #ADAPTIVE}), decision 0023. */
     public static final ThreadingSettings DEFAULTS = new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10000, 1,
@@ -43,7 +48,7 @@ public record ThreadingSettings(
             int maxQueuedRequests, int retryAfterSeconds, int kernelMaxThreads, int virtualModePlatformThreads) {
         this(mode, maxConcurrentRequests, queueTimeoutMillis, maxQueuedRequests, retryAfterSeconds, kernelMaxThreads,
                 virtualModePlatformThreads, false, DEFAULT_ADAPTIVE_MIN, DEFAULT_ADAPTIVE_MAX,
-                DEFAULT_CLIENT_TIMEOUT_MILLIS);
+                DEFAULT_CLIENT_TIMEOUT_MILLIS, DEFAULT_HEADER_CACHE);
     }
 
     /** Adaptive admission or not, with the default client timeout. */
@@ -51,7 +56,8 @@ public record ThreadingSettings(
             int maxQueuedRequests, int retryAfterSeconds, int kernelMaxThreads, int virtualModePlatformThreads,
             boolean adaptive, int adaptiveMinLimit, int adaptiveMaxLimit) {
         this(mode, maxConcurrentRequests, queueTimeoutMillis, maxQueuedRequests, retryAfterSeconds, kernelMaxThreads,
-                virtualModePlatformThreads, adaptive, adaptiveMinLimit, adaptiveMaxLimit, DEFAULT_CLIENT_TIMEOUT_MILLIS);
+                virtualModePlatformThreads, adaptive, adaptiveMinLimit, adaptiveMaxLimit, DEFAULT_CLIENT_TIMEOUT_MILLIS,
+                DEFAULT_HEADER_CACHE);
     }
 
     public ThreadingSettings {
@@ -66,6 +72,7 @@ public record ThreadingSettings(
         requireRange("adaptiveMinLimit", adaptiveMinLimit, 1, 1_000_000);
         requireRange("adaptiveMaxLimit", adaptiveMaxLimit, adaptiveMinLimit, 1_000_000);
         requireRange("clientTimeout", clientTimeoutMillis / 1000, 1, 3600);
+        requireRange("connectionHeaderCache", connectionHeaderCache, FELIX_HEADER_CACHE, 100_000);
         if (adaptive && maxConcurrentRequests != 0) {
             throw new IllegalArgumentException("maxConcurrentRequests is 'auto' or a number, not both");
         }
@@ -102,7 +109,8 @@ public record ThreadingSettings(
                 r.integer("retryAfterSeconds", DEFAULTS.retryAfterSeconds, 1, 3600),
                 r.integer("kernelMaxThreads", DEFAULTS.kernelMaxThreads, 8, 100_000),
                 platform, cap == null, min, max,
-                1000L * r.integer("clientTimeout", (int) (DEFAULT_CLIENT_TIMEOUT_MILLIS / 1000), 1, 3600));
+                1000L * r.integer("clientTimeout", (int) (DEFAULT_CLIENT_TIMEOUT_MILLIS / 1000), 1, 3600),
+                r.integer("connectionHeaderCache", DEFAULT_HEADER_CACHE, FELIX_HEADER_CACHE, 100_000));
     }
 
     /** The size Jetty's QueuedThreadPool should have in this mode; {@link #AUTO} lets the installer decide. */

@@ -89,4 +89,14 @@ public @interface VirtualThreadsConfig {
                     + "threads Jetty's connectors lease (acceptors, selectors, reserved threads) plus 2, at least 4, "
                     + "and lowers Jetty's minimum of idle threads to match. Otherwise 8 to 100000.")
     int virtualModePlatformThreads() default 0;
+
+    @AttributeDefinition(
+            name = "Connection header cache",
+            description = "Both modes: entries of the header cache that Jetty's HTTP/1 parser keeps for each connection "
+                    + "of Felix's connectors. Jetty's default of 1024 costs every keep-alive connection about 100 KB of "
+                    + "heap once it has served a request, also while its next request waits for admission (8,000 "
+                    + "connections: about 800 MB). 0 (the default): no cache per connection; Jetty reads each "
+                    + "request's header values anew, well-known ones still from its shared table. -1 keeps the size "
+                    + "Felix configured. Holds for connections opened after a change. -1 to 100000.")
+    int connectionHeaderCache() default 0;
 }

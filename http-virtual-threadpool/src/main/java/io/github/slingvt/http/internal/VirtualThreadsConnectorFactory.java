@@ -149,8 +149,10 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         ThreadingSettings previous = state.settings();
         state.apply(next);
         synchronized (installed) {
-            installed.forEach((s, installation) ->
-                    ServerInstaller.applyPlatformThreads(s, installation, next.platformThreads(), next.mode()));
+            installed.forEach((s, installation) -> {
+                ServerInstaller.applyPlatformThreads(s, installation, next.platformThreads(), next.mode());
+                ServerInstaller.applyHeaderCache(installation, next.connectionHeaderCache());
+            });
         }
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "

@@ -119,6 +119,22 @@ class ThreadingSettingsTest {
                 .hasMessageContaining("'auto' or a number, not both");
     }
 
+    @Test
+    void connectionHeaderCacheIsReadCheckedAndDefaultsToNone() {
+        assertThat(ThreadingSettings.DEFAULTS.connectionHeaderCache()).isZero();
+        ConfigReader keep = new PropertyReader("pid", Map.of("connectionHeaderCache", -1));
+        assertThat(ThreadingSettings.read(keep).connectionHeaderCache()).isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
+        assertThat(keep.problems()).isEmpty();
+        ConfigReader bad = new PropertyReader("pid", Map.of("connectionHeaderCache", -2));
+        ThreadingSettings.read(bad);
+        assertThat(bad.problems()).singleElement().satisfies(p -> {
+            assertThat(p.property()).isEqualTo("connectionHeaderCache");
+            assertThat(p.allowed()).contains("-1").contains("100000");
+        });
+        assertThat(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 0).connectionHeaderCache())
+                .isZero();
+    }
+
     private static ThreadingSettings read(Map<String, Object> properties) {
         ConfigReader r = new PropertyReader("pid", properties);
         ThreadingSettings s = ThreadingSettings.read(r);

@@ -120,11 +120,13 @@ class ThreadingSettingsTest {
     }
 
     @Test
-    void connectionHeaderCacheIsReadCheckedAndDefaultsToNone() {
-        assertThat(ThreadingSettings.DEFAULTS.connectionHeaderCache()).isZero();
-        ConfigReader keep = new PropertyReader("pid", Map.of("connectionHeaderCache", -1));
-        assertThat(ThreadingSettings.read(keep).connectionHeaderCache()).isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
-        assertThat(keep.problems()).isEmpty();
+    void connectionHeaderCacheIsReadCheckedAndDefaultsToFelixs() {
+        assertThat(ThreadingSettings.DEFAULTS.connectionHeaderCache()).isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
+        assertThat(ThreadingSettings.read(new PropertyReader("pid", Map.of())).connectionHeaderCache())
+                .isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
+        ConfigReader none = new PropertyReader("pid", Map.of("connectionHeaderCache", 0));
+        assertThat(ThreadingSettings.read(none).connectionHeaderCache()).isZero();
+        assertThat(none.problems()).isEmpty();
         ConfigReader bad = new PropertyReader("pid", Map.of("connectionHeaderCache", -2));
         ThreadingSettings.read(bad);
         assertThat(bad.problems()).singleElement().satisfies(p -> {
@@ -132,7 +134,7 @@ class ThreadingSettingsTest {
             assertThat(p.allowed()).contains("-1").contains("100000");
         });
         assertThat(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 0).connectionHeaderCache())
-                .isZero();
+                .isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
     }
 
     private static ThreadingSettings read(Map<String, Object> properties) {

@@ -7,7 +7,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,8 +68,7 @@ class ConnectionHeaderCacheTest {
      * it is still open (Jetty reads the size when a connection opens).
      */
     private static int headerCacheOfANewConnection(ServerConnector connector) throws Exception {
-        URI base = URI.create("http://127.0.0.1:" + connector.getLocalPort());
-        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+        try (Socket socket = new Socket("127.0.0.1", connector.getLocalPort())) {
             OutputStream out = socket.getOutputStream();
             out.write(("GET /probe HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: header-cache-test\r\n"
                     + "Accept: text/plain\r\n\r\n").getBytes(StandardCharsets.US_ASCII));

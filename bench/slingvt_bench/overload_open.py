@@ -22,13 +22,13 @@ TIMEOUT_S = 10
 # oha's error texts (oha 1.16.0, client.rs ClientError): the per-request -t timeout (and the 5 s connect timeout,
 # which oha reports with the same word) and the requests still in flight when -z ends.
 TIMEOUT_ERROR = "timeout"
-FIELDS = ["config", "workload", "fraction", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
+FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "connections", "duration_s", "timeout_s", "sent", "ok_in_time", "ok_late", "s503", "other_non2xx",
           "timeouts", "conn_errors", "cut_off", "losses", "ok_per_s", "p50_ms", "p99_ms", "source",
           "counters", "admitted", "rejected", "abandoned", "completed", "in_flight", "queued", "own_requests",
           "server_arrived",
           "client_answered", "arrived_identity", "admitted_identity", "failed"]
-SERIES_FIELDS = ["config", "workload", "fraction", "second", "ok_in_time", "s503", "other"]
+SERIES_FIELDS = ["config", "workload", "fraction", "round", "second", "ok_in_time", "s503", "other"]
 
 
 def offered(rows, configs, workload, fractions=FRACTIONS):
@@ -142,10 +142,33 @@ def accounting(before, after, own, cats, has_counters):
                 admitted_identity="held" if end == int(after.get("admitted", 0)) else "broken")
 
 
-def failed_row(config, workload, fraction, reference, cap, rate, own_cap, reason):
-    return dict(config=config, workload=workload, fraction=fraction, reference=reference, capacity_rps=round(cap, 1),
-                target_rps=round(rate, 1), own_capacity_rps=round(own_cap, 1) if own_cap else "",
-                failed=" ".join(str(reason).split()) or "failed")
+def failed_row(config, workload, fraction, reference, cap, rate, own_cap, reason, rnd=1):
+    return dict(config=config, workload=workload, fraction=fraction, round=rnd, reference=reference,
+                capacity_rps=round(cap, 1), target_rps=round(rate, 1),
+                own_capacity_rps=round(own_cap, 1) if own_cap else "", failed=" ".join(str(reason).split()) or "failed")
+
+
+def round_of(row):
+    """The round of an overload row or series row; rows written before rounds existed are round 1."""
+    return int(row.get("round") or 1)
+
+
+def median_rows(rows):
+    """One row per (config, workload, fraction): the round with the median answers in time per second (the lower of
+    the two middle ones for an even count, so that an extra round never flatters a configuration); a failed round
+    stands for the point, as a failed point is missed."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["config"], r["workload"], float(r["fraction"])), []).append(r)
+    out = []
+    for group in groups.values():
+        failed = [r for r in group if r.get("failed")]
+        if failed:
+            out.append(failed[0])
+            continue
+        ranked = sorted(group, key=lambda r: (float(r.get("ok_per_s") or 0), round_of(r)))
+        out.append(ranked[(len(ranked) - 1) // 2])
+    return out
 
 
 def write_csv(path, rows, fields=FIELDS):

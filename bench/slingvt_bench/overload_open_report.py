@@ -16,7 +16,12 @@ def key(r):
 
 
 def index(rows):
-    return {(r["config"], *key(r)): r for r in rows}
+    """(config, workload, fraction) -> the row that stands for the point: its median round (ov.median_rows)."""
+    return {(r["config"], *key(r)): r for r in ov.median_rows(rows)}
+
+
+def rounds(rows):
+    return max((ov.round_of(r) for r in rows), default=1)
 
 
 def aa_spread(by, w, fr, field):
@@ -72,6 +77,15 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     return out
 
 
+def rounds_note(rows):
+    n = rounds(rows)
+    if n <= 1:
+        return ""
+    return (f" {n} rounds per point (--overload-rounds), one after the other in this sitting, the configurations "
+            "interleaved in each: every round is a row, and the targets judge each configuration's median round (the "
+            "lower middle one of an even count; a failed round fails the point).")
+
+
 def short_note(rows):
     durations = sorted({int(num(r["duration_s"])) for r in rows if num(r.get("duration_s"))})
     if durations and durations[0] < ov.DURATION_S:
@@ -100,7 +114,7 @@ def section(out):
          "sends fewer than offered /s × duration (sent), and what it sends late counts as late. In time = 2xx "
          "within the timeout; /s = in time ÷ "
          "duration. p50/p99 of the 2xx answered in time. oha keeps no headers, so a 503 with `Retry-After` cannot be "
-         "told from one without. Rows with the largest share lost first." +
+         "told from one without. Rows with the largest share lost first." + rounds_note(rows) +
          (f" {json_only} row(s) from oha's JSON alone (no SQLite rows): every 2xx counted in time, percentiles over "
           "all answers." if json_only else "") + "\n",
          "| workload | offered /s | load | config | lost | 503 | other | timeouts | conn. errors | late 2xx | cut off | "
@@ -111,7 +125,8 @@ def section(out):
         return (not r.get("failed"), -(num(r.get("losses")) or 0) / max(1.0, num(r.get("sent")) or 1.0))
     for r in sorted(rows, key=share):
         load = f"{round(float(r['fraction']) * 100)} % of {r['reference']} {r['capacity_rps']}"
-        head = f"| {r['workload']} | {r['target_rps']} | {load} | {r['config']} |"
+        cf = r["config"] + (f" (round {ov.round_of(r)})" if rounds(rows) > 1 else "")
+        head = f"| {r['workload']} | {r['target_rps']} | {load} | {cf} |"
         if r.get("failed"):
             L.append(head + f" **failed**: {r['failed'].replace('|', '/')} |" + " – |" * 12)
             continue
@@ -130,7 +145,7 @@ def section(out):
     L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith('undecided') else '❌ ' + v} |"
           for t, m, v in targets(rows)]
     pts = list(dict.fromkeys(key(r) for r in rows if not r.get("failed")))
-    L.append("\nAnswers in time per second over the run, one line per configuration: "
+    L.append("\nAnswers in time per second over the run, one line per configuration and round: "
              + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")
     L.append("\nRaw numbers: [overload.csv](overload.csv), per second [overload-series.csv](overload-series.csv); "
              "oha's JSON per point in `wrk/oha-overload-*.json`.\n")
@@ -154,11 +169,12 @@ def accounting_table(rows):
     for r in rows:
         if r.get("failed"):
             continue
+        cf = r["config"] + (f" (round {ov.round_of(r)})" if rounds(rows) > 1 else "")
         if r.get("counters") != "yes":
-            L.append(f"| {r['workload']} | {r['target_rps']} | {r['config']} | {r['sent']} | – | {r['counters']} |"
+            L.append(f"| {r['workload']} | {r['target_rps']} | {cf} | {r['sent']} | – | {r['counters']} |"
                      + " – |" * 8)
             continue
-        L.append(f"| {r['workload']} | {r['target_rps']} | {r['config']} | {r['sent']} | {r['client_answered']} | "
+        L.append(f"| {r['workload']} | {r['target_rps']} | {cf} | {r['sent']} | {r['client_answered']} | "
                  f"{r['server_arrived']} | {r['admitted']} | {r['rejected']} | {r.get('abandoned', '–')} | "
                  f"{r['completed']} | "
                  f"{r['in_flight']} / {r['queued']} | {r['own_requests']} | {r['arrived_identity']} | "

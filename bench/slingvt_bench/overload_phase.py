@@ -24,6 +24,9 @@ def add_args(ap):
                          f"{ov.QUICK_DURATION_S}, and the report says so)")
     ap.add_argument("--overload-timeout", type=int, default=ov.TIMEOUT_S,
                     help=f"oha's per-request timeout in the overload points, seconds (default {ov.TIMEOUT_S})")
+    ap.add_argument("--overload-rounds", type=int, default=1,
+                    help="rounds of every overload point, one after the other in this sitting with the configurations "
+                         "interleaved in each; the targets judge each configuration's median round (default 1)")
     ap.add_argument("--no-overload", action="store_true",
                     help="skip the open-model overload (every configuration at 130 %% and 200 %% of kernel-200's "
                          "capacity)")
@@ -40,8 +43,8 @@ def check_args(args, earlier_rows, plan):
         raise BenchError("--only-overload and --no-overload exclude each other")
     if args.overload_duration is None:
         args.overload_duration = ov.QUICK_DURATION_S if args.quick else ov.DURATION_S
-    if args.overload_duration < 1 or args.overload_timeout < 1:
-        raise BenchError("--overload-duration and --overload-timeout must be 1 or more")
+    if args.overload_duration < 1 or args.overload_timeout < 1 or args.overload_rounds < 1:
+        raise BenchError("--overload-duration, --overload-timeout and --overload-rounds must be 1 or more")
     if args.only_overload:
         if not args.configs:
             plan["configs"] = list(dict.fromkeys(r["config"] for r in earlier_rows))
@@ -79,8 +82,9 @@ def drain(inst, has_counters):
 
 
 def run(args, live, plan, rows, pdir, out):
-    """Every workload at ov.FRACTIONS of the reference's capacity, configurations interleaved per rate; overload.csv
-    and overload-series.csv rewritten after every point. A run that fails gives a failed row."""
+    """Every workload at ov.FRACTIONS of the reference's capacity, configurations interleaved per rate, the whole
+    sequence --overload-rounds times (a drift of the machine then hits every round's points alike); overload.csv and
+    overload-series.csv rewritten after every point. A run that fails gives a failed row."""
     path, spath = os.path.join(out, "overload.csv"), os.path.join(out, "overload-series.csv")
     live = phase_instances(args, plan, "overload_configs", live)
     done, series = ov.read_csv(path), ov.read_csv(spath)
@@ -88,9 +92,15 @@ def run(args, live, plan, rows, pdir, out):
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     series = [r for r in series if (r["config"], r["workload"]) not in again]
     duration, timeout = args.overload_duration, args.overload_timeout
-    n = len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
-                                if wname in CONFIGS[i.name].get("workloads", [wname]))
+    n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
+                                                       if wname in CONFIGS[i.name].get("workloads", [wname]))
     log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} min")
+    for rnd in range(1, args.overload_rounds + 1):
+        run_round(args, live, plan, rows, pdir, rnd, done, series, path, spath)
+
+
+def run_round(args, live, plan, rows, pdir, rnd, done, series, path, spath):
+    duration, timeout = args.overload_duration, args.overload_timeout
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
         mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
@@ -101,7 +111,7 @@ def run(args, live, plan, rows, pdir, out):
             conns = ov.connections(rate, timeout, args.fd_limit)
             for inst in mine:
                 own_cap = ov.openload.capacity(rows, inst.name, wname)
-                base = dict(config=inst.name, workload=wname, fraction=fraction, reference=ref,
+                base = dict(config=inst.name, workload=wname, fraction=fraction, round=rnd, reference=ref,
                             capacity_rps=round(ref_cap, 1), target_rps=round(rate, 1),
                             own_capacity_rps=round(own_cap, 1) if own_cap else "", connections=conns,
                             duration_s=duration, timeout_s=timeout)
@@ -112,7 +122,7 @@ def run(args, live, plan, rows, pdir, out):
                     log(f"{inst.name}: overload {wname} at {rate:.0f}/s: failed: {e}")
                     if "error" not in inst.info:
                         note_failure(inst, f"overload {wname} at {rate:.0f}/s", e)
-                    done.append(ov.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own_cap, e))
+                    done.append(ov.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own_cap, e, rnd))
                 ov.write_csv(path, done)
                 ov.write_csv(spath, series, ov.SERIES_FIELDS)
                 time.sleep(plan["pause"])
@@ -125,7 +135,8 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     inst.check_alive()
     has_counters = CONFIGS[inst.name].get("ours", False)
     before = status(inst) if has_counters else None
-    name = f"oha-overload-{inst.name}-{wname}-{int(round(fraction * 100))}"
+    rnd = base["round"]
+    name = f"oha-overload-{inst.name}-{wname}-{int(round(fraction * 100))}" + (f"-r{rnd}" if rnd > 1 else "")
     db, out_json = os.path.join(pdir, name + ".db"), os.path.join(pdir, name + ".json")
     if os.path.exists(db):
         os.remove(db)  # oha appends to an existing table
@@ -138,11 +149,11 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     cats = ov.categories(summary, answers, timeout, duration)
     r = dict(base, **cats, **ov.accounting(before, after, own, cats, has_counters))
     for sec, ok, s503, other in ov.per_second(answers, timeout, duration) if answers is not None else []:
-        series.append(dict(config=inst.name, workload=wname, fraction=fraction, second=sec, ok_in_time=ok,
+        series.append(dict(config=inst.name, workload=wname, fraction=fraction, round=rnd, second=sec, ok_in_time=ok,
                            s503=s503, other=other))
     if os.path.exists(db):
         os.remove(db)  # per request: up to 8,000/s x 60 s rows; the per-second series keeps what the plots need
-    log(f"{inst.name}: overload {wname} at {r['target_rps']}/s ({int(round(fraction * 100))} % of {base['reference']}'s "
+    log(f"{inst.name}: overload {wname} round {rnd} at {r['target_rps']}/s ({int(round(fraction * 100))} % of {base['reference']}'s "
         f"{base['capacity_rps']}): {r['ok_per_s']}/s in time; sent {r['sent']}, in time {r['ok_in_time']}, late "
         f"{r['ok_late']}, 503 {r['s503']}, other {r['other_non2xx']}, timeouts {r['timeouts']}, connection errors "
         f"{r['conn_errors']}, cut off {r['cut_off']}; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms; server arrived "

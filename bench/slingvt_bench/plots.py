@@ -132,9 +132,14 @@ def latency_plots(out, rows):
     return drawn
 
 
+# Rounds of one overload point (--overload-rounds): the configuration's colour, one line style per round.
+ROUND_STYLES = ("-", "--", ":", "-.")
+
+
 def overload_plots(out, series, rows):
     """overload-<workload>-<percent>.svg from overload-series.csv (overload_open.SERIES_FIELDS): 2xx answered in
-    time per second over the run, one line per configuration, the offered rate dashed. Returns the files drawn."""
+    time per second over the run, one line per configuration (and round), the offered rate dashed grey. Returns the
+    files drawn."""
     if not series:
         return []
     plt = pyplot()
@@ -143,9 +148,12 @@ def overload_plots(out, series, rows):
         mine = [s for s in series if s["workload"] == w and float(s["fraction"]) == fr]
         rate = next((num(r["target_rps"]) for r in rows if r["workload"] == w and float(r["fraction"]) == fr), None)
         fig, ax = plt.subplots(figsize=(6.4, 4.0))
-        for cf in dict.fromkeys(s["config"] for s in mine):
-            pts = sorted((int(s["second"]), int(s["ok_in_time"])) for s in mine if s["config"] == cf)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=cf, color=COLORS.get(cf), linewidth=1.3)
+        several = any(int(s.get("round") or 1) > 1 for s in mine)
+        for cf, rnd in dict.fromkeys((s["config"], int(s.get("round") or 1)) for s in mine):
+            pts = sorted((int(s["second"]), int(s["ok_in_time"])) for s in mine
+                         if s["config"] == cf and int(s.get("round") or 1) == rnd)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{cf} round {rnd}" if several else cf,
+                    color=COLORS.get(cf), linewidth=1.3, linestyle=ROUND_STYLES[(rnd - 1) % len(ROUND_STYLES)])
         if rate:
             ax.axhline(rate, linestyle="--", color="#999999", label=f"offered {rate:,.0f}/s")
         ax.set_xlabel("second of the run (by completion)")

@@ -15,13 +15,14 @@ FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "failed", "durat
 
 CONFIG_ORDER = ["kernel-200", "kernel-200-zgc", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin",
                 "vt-unbounded-zgc", "vt-unbounded-6g", "vt-no-detector", "vt-bounded", "vt-cap-100", "vt-adaptive",
-                "vt-adaptive-twin", "vt-adaptive-queue"]
+                "vt-adaptive-twin", "vt-adaptive-jetty-cache", "vt-adaptive-queue"]
 
 
 WORKLOAD_ORDER = ["cold50", "R10ms", "R100ms", "R1s", "repo200", "park10s"]
 
 
-VIRTUAL = ["vt-unbounded", "vt-adaptive", "vt-adaptive-queue", "vt-bounded", "vt-cap-100", "felix-virtual"]
+VIRTUAL = ["vt-unbounded", "vt-adaptive", "vt-adaptive-jetty-cache", "vt-adaptive-queue", "vt-bounded", "vt-cap-100",
+           "felix-virtual"]
 
 
 KERNEL = ["kernel-200", "kernel-1000"]

@@ -47,6 +47,14 @@ CONFIGS = {
         desc="a second vt-adaptive instance, identical: the A/A control of the full run (the machine's run-to-run "
              "noise, measured on the configuration that is judged)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
+    # Jetty's per-connection header cache (decision 0029): the default with Felix's (Jetty's) 1,024 entries per
+    # connection instead of none, so that an A/B of one sitting (--overload-rounds) says what the cache buys or costs.
+    "vt-adaptive-jetty-cache": dict(
+        desc="vt-adaptive with connectionHeaderCache=-1: Felix's (Jetty's) header cache of 1,024 entries, about 96 KB "
+             "per keep-alive HTTP/1 connection, instead of none; vt-adaptive : vt-adaptive-jetty-cache is what "
+             "going without it costs or saves",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto", "connectionHeaderCache": -1}},
+        virtual=True, ours=True),
     # Adaptive admission with clients that give up after 10 s (the overload points' client timeout) as its patience.
     "vt-adaptive-queue": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=auto with clientTimeout=10 s (maxQueuedRequests 10000)",

@@ -93,10 +93,10 @@ public @interface VirtualThreadsConfig {
     @AttributeDefinition(
             name = "Connection header cache",
             description = "Both modes: entries of the header cache that Jetty's HTTP/1 parser keeps for each connection "
-                    + "of Felix's connectors. -1 (the default) keeps the size Felix configured (Jetty's 1024), which "
-                    + "costs every keep-alive connection about 96 KB of heap once it has served a request, also while "
-                    + "its next request waits for admission (8,000 connections: about 790 MB). 0: no cache per "
-                    + "connection; Jetty reads each request's header values anew, well-known ones still from its "
-                    + "shared table. Holds for connections opened after a change. -1 to 100000.")
-    int connectionHeaderCache() default -1;
+                    + "of Felix's connectors. 0 (the default): no cache per connection; Jetty reads each request's "
+                    + "header values anew, well-known ones still from its shared table. -1 keeps the size Felix "
+                    + "configured (Jetty's 1024), which costs every keep-alive connection about 96 KB of heap once it "
+                    + "has served a request, also while its next request waits for admission (8,000 connections: "
+                    + "about 790 MB). Holds for connections opened after a change. -1 to 100000.")
+    int connectionHeaderCache() default 0;
 }

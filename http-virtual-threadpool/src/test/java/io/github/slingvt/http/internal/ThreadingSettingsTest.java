@@ -120,13 +120,13 @@ class ThreadingSettingsTest {
     }
 
     @Test
-    void connectionHeaderCacheIsReadCheckedAndDefaultsToFelixs() {
-        assertThat(ThreadingSettings.DEFAULTS.connectionHeaderCache()).isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
-        assertThat(ThreadingSettings.read(new PropertyReader("pid", Map.of())).connectionHeaderCache())
+    void connectionHeaderCacheIsReadCheckedAndDefaultsToNone() {
+        assertThat(ThreadingSettings.DEFAULTS.connectionHeaderCache()).isZero();
+        assertThat(ThreadingSettings.read(new PropertyReader("pid", Map.of())).connectionHeaderCache()).isZero();
+        ConfigReader felix = new PropertyReader("pid", Map.of("connectionHeaderCache", -1));
+        assertThat(ThreadingSettings.read(felix).connectionHeaderCache())
                 .isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
-        ConfigReader none = new PropertyReader("pid", Map.of("connectionHeaderCache", 0));
-        assertThat(ThreadingSettings.read(none).connectionHeaderCache()).isZero();
-        assertThat(none.problems()).isEmpty();
+        assertThat(felix.problems()).isEmpty();
         ConfigReader bad = new PropertyReader("pid", Map.of("connectionHeaderCache", -2));
         ThreadingSettings.read(bad);
         assertThat(bad.problems()).singleElement().satisfies(p -> {
@@ -134,7 +134,7 @@ class ThreadingSettingsTest {
             assertThat(p.allowed()).contains("-1").contains("100000");
         });
         assertThat(new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 200, 0).connectionHeaderCache())
-                .isEqualTo(ThreadingSettings.FELIX_HEADER_CACHE);
+                .isZero();
     }
 
     private static ThreadingSettings read(Map<String, Object> properties) {

@@ -155,8 +155,7 @@ def round_of(row):
 
 def median_rows(rows):
     """One row per (config, workload, fraction): the round with the median answers in time per second (the lower of
-    the two middle ones for an even count, so that an extra round never flatters a configuration); a failed round
-    stands for the point, as a failed point is missed."""
+    the two middle ones for an even count); a failed round stands for the point, as a failed point is missed."""
     groups = {}
     for r in rows:
         groups.setdefault((r["config"], r["workload"], float(r["fraction"])), []).append(r)

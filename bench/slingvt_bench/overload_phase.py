@@ -119,7 +119,7 @@ def run_round(args, live, plan, rows, pdir, rnd, done, series, path, spath):
                     done.append(point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base,
                                       series))
                 except BenchError as e:
-                    log(f"{inst.name}: overload {wname} at {rate:.0f}/s: failed: {e}")
+                    log(f"{inst.name}: overload {wname} round {rnd} at {rate:.0f}/s: failed: {e}")
                     if "error" not in inst.info:
                         note_failure(inst, f"overload {wname} at {rate:.0f}/s", e)
                     done.append(ov.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own_cap, e, rnd))

@@ -24,6 +24,11 @@ def rounds(rows):
     return max((ov.round_of(r) for r in rows), default=1)
 
 
+def config_label(r, several):
+    """The configuration of a row, with its round where the run measured more than one."""
+    return r["config"] + (f" (round {ov.round_of(r)})" if several else "")
+
+
 def aa_spread(by, w, fr, field):
     """|A : its twin - 1| (plan.aa_pair) in field at this overload point, or None without both measured."""
     a, b = (by.get((cf, w, fr)) for cf in aa_pair({c for c, *_ in by}))
@@ -123,9 +128,10 @@ def section(out):
 
     def share(r):
         return (not r.get("failed"), -(num(r.get("losses")) or 0) / max(1.0, num(r.get("sent")) or 1.0))
+    several = rounds(rows) > 1
     for r in sorted(rows, key=share):
         load = f"{round(float(r['fraction']) * 100)} % of {r['reference']} {r['capacity_rps']}"
-        cf = r["config"] + (f" (round {ov.round_of(r)})" if rounds(rows) > 1 else "")
+        cf = config_label(r, several)
         head = f"| {r['workload']} | {r['target_rps']} | {load} | {cf} |"
         if r.get("failed"):
             L.append(head + f" **failed**: {r['failed'].replace('|', '/')} |" + " – |" * 12)
@@ -166,10 +172,11 @@ def accounting_table(rows):
          "completed | "
          "in flight / queued at end | own requests | arrived identity | admitted identity |",
          "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---|"]
+    several = rounds(rows) > 1
     for r in rows:
         if r.get("failed"):
             continue
-        cf = r["config"] + (f" (round {ov.round_of(r)})" if rounds(rows) > 1 else "")
+        cf = config_label(r, several)
         if r.get("counters") != "yes":
             L.append(f"| {r['workload']} | {r['target_rps']} | {cf} | {r['sent']} | – | {r['counters']} |"
                      + " – |" * 8)

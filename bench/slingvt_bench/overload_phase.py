@@ -153,9 +153,9 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
                            s503=s503, other=other))
     if os.path.exists(db):
         os.remove(db)  # per request: up to 8,000/s x 60 s rows; the per-second series keeps what the plots need
-    log(f"{inst.name}: overload {wname} round {rnd} at {r['target_rps']}/s ({int(round(fraction * 100))} % of {base['reference']}'s "
-        f"{base['capacity_rps']}): {r['ok_per_s']}/s in time; sent {r['sent']}, in time {r['ok_in_time']}, late "
-        f"{r['ok_late']}, 503 {r['s503']}, other {r['other_non2xx']}, timeouts {r['timeouts']}, connection errors "
+    log(f"{inst.name}: overload {wname} round {rnd} at {r['target_rps']}/s ({int(round(fraction * 100))} % of "
+        f"{base['reference']}'s {base['capacity_rps']}): {r['ok_per_s']}/s in time; sent {r['sent']}, in time "
+        f"{r['ok_in_time']}, late {r['ok_late']}, 503 {r['s503']}, other {r['other_non2xx']}, timeouts {r['timeouts']}, connection errors "
         f"{r['conn_errors']}, cut off {r['cut_off']}; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms; server arrived "
         f"{r.get('server_arrived', '–')} ({r.get('abandoned', '–')} of them abandoned while waiting; identity "
         f"{r['arrived_identity']}), admitted identity "

@@ -10,6 +10,7 @@ import os
 
 from .common import BenchError
 from .data import num
+from .overload_open import round_of
 
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
           "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd",
@@ -148,10 +149,10 @@ def overload_plots(out, series, rows):
         mine = [s for s in series if s["workload"] == w and float(s["fraction"]) == fr]
         rate = next((num(r["target_rps"]) for r in rows if r["workload"] == w and float(r["fraction"]) == fr), None)
         fig, ax = plt.subplots(figsize=(6.4, 4.0))
-        several = any(int(s.get("round") or 1) > 1 for s in mine)
-        for cf, rnd in dict.fromkeys((s["config"], int(s.get("round") or 1)) for s in mine):
+        several = any(round_of(s) > 1 for s in mine)
+        for cf, rnd in dict.fromkeys((s["config"], round_of(s)) for s in mine):
             pts = sorted((int(s["second"]), int(s["ok_in_time"])) for s in mine
-                         if s["config"] == cf and int(s.get("round") or 1) == rnd)
+                         if s["config"] == cf and round_of(s) == rnd)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], label=f"{cf} round {rnd}" if several else cf,
                     color=COLORS.get(cf), linewidth=1.3, linestyle=ROUND_STYLES[(rnd - 1) % len(ROUND_STYLES)])
         if rate:

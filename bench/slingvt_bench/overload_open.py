@@ -27,7 +27,9 @@ FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps"
           "timeouts", "conn_errors", "cut_off", "losses", "ok_per_s", "p50_ms", "p99_ms", "source",
           "counters", "admitted", "rejected", "abandoned", "completed", "in_flight", "queued", "own_requests",
           "server_arrived",
-          "client_answered", "arrived_identity", "admitted_identity", "failed"]
+          "client_answered", "arrived_identity", "admitted_identity", "cpu_pct", "cpu_ms_per_completed",
+          "closed_cpu_ms_per_answer", "limit_min", "limit_max", "in_flight_median", "queued_max", "watch_samples",
+          "failed"]
 SERIES_FIELDS = ["config", "workload", "fraction", "round", "second", "ok_in_time", "s503", "other"]
 
 

@@ -142,6 +142,7 @@ def section(out):
                  + f" {r['ok_per_s']} | {r.get('own_capacity_rps') or '–'} | {r.get('p50_ms') or '–'} | "
                    f"{r.get('p99_ms') or '–'} |")
     L += accounting_table(rows)
+    L += server_table(rows)
     L += ["\n### Targets at overload\n",
           f"{DEFAULT_VIRTUAL} (the default virtual configuration, `plan.DEFAULT_VIRTUAL`) against {REFERENCE} at each "
           f"point; a ratio within the A/A spread ({' : '.join(aa_pair({r['config'] for r in rows}))} at the same point) "
@@ -153,8 +154,10 @@ def section(out):
     pts = list(dict.fromkeys(key(r) for r in rows if not r.get("failed")))
     L.append("\nAnswers in time per second over the run, one line per configuration and round: "
              + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")
-    L.append("\nRaw numbers: [overload.csv](overload.csv), per second [overload-series.csv](overload-series.csv); "
-             "oha's JSON per point in `wrk/oha-overload-*.json`.\n")
+    L.append("\nRaw numbers: [overload.csv](overload.csv), per second [overload-series.csv](overload-series.csv)"
+             + (", the server's admission every 2 s [overload-admission.csv](overload-admission.csv)"
+                if any(r.get("watch_samples") for r in rows) else "")
+             + "; oha's JSON per point in `wrk/oha-overload-*.json`.\n")
     return "\n".join(L)
 
 
@@ -186,4 +189,31 @@ def accounting_table(rows):
                  f"{r['completed']} | "
                  f"{r['in_flight']} / {r['queued']} | {r['own_requests']} | {r['arrived_identity']} | "
                  f"{r['admitted_identity']} |")
+    return L
+
+
+def server_table(rows):
+    """The server during each point (overload_watch): CPU per completed request against the same configuration's at
+    its closed-model capacity point, and the admission it held; empty for runs recorded before the bench read it."""
+    mine = [r for r in rows if not r.get("failed") and r.get("cpu_ms_per_completed") not in (None, "")]
+    if not mine:
+        return []
+    L = ["\n### The server during each point\n",
+         "Process CPU from the status read before the point until the server is idle after its drain, per request "
+         "the server completed (the client's answers where it has no counters); the same configuration's CPU per "
+         "answer at its closed-model capacity point (the one the 90 % target divides by) beside it. More CPU per "
+         "answer at overload than at capacity lowers what the server can complete whatever its admission does. "
+         "Limit, in flight and queued: the status JSON every 2 s while oha ran (`concurrencyLimit` is a fixed cap or "
+         "a pool's size outside `auto`).\n",
+         "| workload | offered /s | config | CPU % | ms CPU per completed | at capacity | ratio | limit | "
+         "in flight (median) | queued (max) |",
+         "|---|---:|---|---:|---:|---:|---:|---|---:|---:|"]
+    several = rounds(rows) > 1
+    for r in mine:
+        over, closed = num(r.get("cpu_ms_per_completed")), num(r.get("closed_cpu_ms_per_answer"))
+        ratio = f"{over / closed:.2f}×" if over and closed else "–"
+        limit = f"{r['limit_min']}–{r['limit_max']}" if r.get("limit_min") not in (None, "") else "–"
+        L.append(f"| {r['workload']} | {r['target_rps']} | {config_label(r, several)} | {r.get('cpu_pct') or '–'} | "
+                 f"{r['cpu_ms_per_completed']} | {r.get('closed_cpu_ms_per_answer') or '–'} | {ratio} | {limit} | "
+                 f"{r.get('in_flight_median') or '–'} | {r.get('queued_max') or '–'} |")
     return L

@@ -6,6 +6,7 @@ import os
 import time
 
 from . import overload_open as ov
+from . import overload_watch as watch
 from .common import BenchError, log
 from .httpget import get_json, http_get
 from .load import run_oha
@@ -86,20 +87,23 @@ def run(args, live, plan, rows, pdir, out):
     sequence --overload-rounds times (a drift of the machine then hits every round's points alike); overload.csv and
     overload-series.csv rewritten after every point. A run that fails gives a failed row."""
     path, spath = os.path.join(out, "overload.csv"), os.path.join(out, "overload-series.csv")
+    wpath = os.path.join(out, "overload-admission.csv")
     live = phase_instances(args, plan, "overload_configs", live)
-    done, series = ov.read_csv(path), ov.read_csv(spath)
+    done, series, watched = ov.read_csv(path), ov.read_csv(spath), ov.read_csv(wpath)
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     series = [r for r in series if (r["config"], r["workload"]) not in again]
+    watched = [r for r in watched if (r["config"], r["workload"]) not in again]
     duration, timeout = args.overload_duration, args.overload_timeout
     n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
                                                        if wname in CONFIGS[i.name].get("workloads", [wname]))
     log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} min")
+    files = dict(path=path, spath=spath, wpath=wpath, series=series, watched=watched)
     for rnd in range(1, args.overload_rounds + 1):
-        run_round(args, live, plan, rows, pdir, rnd, done, series, path, spath)
+        run_round(args, live, plan, rows, pdir, rnd, done, files)
 
 
-def run_round(args, live, plan, rows, pdir, rnd, done, series, path, spath):
+def run_round(args, live, plan, rows, pdir, rnd, done, files):
     duration, timeout = args.overload_duration, args.overload_timeout
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
@@ -115,20 +119,22 @@ def run_round(args, live, plan, rows, pdir, rnd, done, series, path, spath):
                             capacity_rps=round(ref_cap, 1), target_rps=round(rate, 1),
                             own_capacity_rps=round(own_cap, 1) if own_cap else "", connections=conns,
                             duration_s=duration, timeout_s=timeout)
+                base["closed_cpu_ms_per_answer"] = watch.closed_cpu_ms(rows, inst.name, wname) or ""
                 try:
                     done.append(point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base,
-                                      series))
+                                      files))
                 except BenchError as e:
                     log(f"{inst.name}: overload {wname} round {rnd} at {rate:.0f}/s: failed: {e}")
                     if "error" not in inst.info:
                         note_failure(inst, f"overload {wname} at {rate:.0f}/s", e)
                     done.append(ov.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own_cap, e, rnd))
-                ov.write_csv(path, done)
-                ov.write_csv(spath, series, ov.SERIES_FIELDS)
+                ov.write_csv(files["path"], done)
+                ov.write_csv(files["spath"], files["series"], ov.SERIES_FIELDS)
+                ov.write_csv(files["wpath"], files["watched"], watch.WATCH_FIELDS)
                 time.sleep(plan["pause"])
 
 
-def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base, series):
+def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base, files):
     down = ensure_running(args, inst, pdir)
     if down:
         raise BenchError(down)
@@ -141,16 +147,26 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     if os.path.exists(db):
         os.remove(db)  # oha appends to an existing table
     url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+    # From the status read before the point to the one after its drain: the CPU of the requests that were still
+    # queued or running when oha stopped counts against the completions they made.
+    seen = watch.Watch(inst.pid, (lambda: status(inst)) if has_counters else None).start()
     try:
         summary = run_oha(args, ov.command(args.oha, url, rate, conns, duration, timeout, db), duration, out_json)
     finally:
+        seen.stop()
         after, own = drain(inst, has_counters)
+        seen.finish()
+    own["admitted"] += seen.reads
     answers = ov.read_db(db)
     cats = ov.categories(summary, answers, timeout, duration)
     r = dict(base, **cats, **ov.accounting(before, after, own, cats, has_counters))
+    r.update(watch.summary(seen, r.get("completed") if r.get("counters") == "yes" else
+                           cats["ok_in_time"] + cats["ok_late"]))
     for sec, ok, s503, other in ov.per_second(answers, timeout, duration) if answers is not None else []:
-        series.append(dict(config=inst.name, workload=wname, fraction=fraction, round=rnd, second=sec, ok_in_time=ok,
-                           s503=s503, other=other))
+        files["series"].append(dict(config=inst.name, workload=wname, fraction=fraction, round=rnd, second=sec,
+                                    ok_in_time=ok, s503=s503, other=other))
+    files["watched"] += [dict(config=inst.name, workload=wname, fraction=fraction, round=rnd, **s)
+                         for s in seen.samples]
     if os.path.exists(db):
         os.remove(db)  # per request: up to 8,000/s x 60 s rows; the per-second series keeps what the plots need
     log(f"{inst.name}: overload {wname} round {rnd} at {r['target_rps']}/s ({int(round(fraction * 100))} % of "
@@ -159,5 +175,7 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
         f"{r['conn_errors']}, cut off {r['cut_off']}; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms; server arrived "
         f"{r.get('server_arrived', '–')} ({r.get('abandoned', '–')} of them abandoned while waiting; identity "
         f"{r['arrived_identity']}), admitted identity "
-        f"{r['admitted_identity']}")
+        f"{r['admitted_identity']}; CPU {r['cpu_pct']} %, {r['cpu_ms_per_completed']} ms per completed request "
+        f"(closed-model capacity point: {base['closed_cpu_ms_per_answer'] or '–'} ms); limit "
+        f"{r['limit_min']}–{r['limit_max']}, in flight median {r['in_flight_median']}, queued max {r['queued_max']}")
     return r

@@ -55,6 +55,13 @@ CONFIGS = {
              "going without it costs or saves",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto", "connectionHeaderCache": -1}},
         virtual=True, ours=True),
+    # Adaptive admission that never runs fewer requests at once than Jetty's default pool (adaptiveMinLimit=200, the
+    # floor the CPU-load signal of JDK 21-23 already has): what the step-down below a pool's concurrency costs or saves.
+    "vt-adaptive-floor-200": dict(
+        desc="vt-adaptive with adaptiveMinLimit=200: the limit never falls below the 200 requests Jetty's default "
+             "pool runs at once",
+        cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto", "adaptiveMinLimit": 200}},
+        virtual=True, ours=True),
     # Adaptive admission with clients that give up after 10 s (the overload points' client timeout) as its patience.
     "vt-adaptive-queue": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=auto with clientTimeout=10 s (maxQueuedRequests 10000)",

@@ -173,6 +173,22 @@ class OverloadTargetsTest(unittest.TestCase):
         self.assertLess(text.index("| kernel-200 | 12000 |"), text.index("| vt-adaptive | 5 |"))
         self.assertIn("Shorter than the phase is meant to run", text)
 
+    def test_the_server_table_compares_cpu_per_answer_with_the_capacity_point_only_where_it_was_read(self):
+        old = [orow("vt-adaptive", 1.3, 390, 9800)]
+        new = [dict(orow("vt-adaptive", 1.3, 390, 9800), cpu_pct="188.0", cpu_ms_per_completed="4.40",
+                    closed_cpu_ms_per_answer="2.90", limit_min="44", limit_max="199", in_flight_median="47",
+                    queued_max="7953", watch_samples="30"),
+               dict(orow("kernel-200", 1.3, 130, 9600), cpu_pct="185.0", cpu_ms_per_completed="2.70",
+                    closed_cpu_ms_per_answer="", watch_samples="0")]
+        with tempfile.TemporaryDirectory() as out:
+            ov.write_csv(os.path.join(out, "overload.csv"), old)
+            self.assertNotIn("The server during each point", rep.section(out))
+            ov.write_csv(os.path.join(out, "overload.csv"), new)
+            text = rep.section(out)
+        self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 |", text)
+        self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | 2.70 | – | – | – | – | – |", text)
+        self.assertIn("[overload-admission.csv](overload-admission.csv)", text)
+
 
 class OverloadPhaseTest(unittest.TestCase):
 
@@ -242,3 +258,59 @@ class OverloadPhaseTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OverloadWatchInPhaseTest(unittest.TestCase):
+
+    def test_the_watch_reads_are_own_requests_and_its_samples_are_written(self):
+        class Inst:
+            name, url, pid, info = "vt-adaptive", "http://127.0.0.1:1", 1, {}
+
+            def check_alive(self):
+                pass
+
+        class Args:
+            quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
+            overload_rounds = 1
+
+        class FakeWatch:
+            def __init__(self, pid, read_status):
+                self.reads, self.cpu_s, self.elapsed_s = 2, 6.0, 3.0
+                self.samples = [dict(second=2.0, limit=44, in_flight=45, queued=300, completed=1, cpu_pct=190.0),
+                                dict(second=4.0, limit=88, in_flight=80, queued=10, completed=2, cpu_pct=180.0)]
+
+            def start(self):
+                return self
+
+            def stop(self):
+                pass
+
+            def finish(self):
+                pass
+        closed = [dict(config="vt-adaptive", workload="R1s", rps_steady="400", rps="400", cpu_pct="100"),
+                  dict(config="kernel-200", workload="R1s", rps_steady="200", rps="200", cpu_pct="20")]
+
+        def oha(args, cmd, duration, out_json):
+            oha_db(cmd[cmd.index("--db-url") + 1], [(200, 0, 0.5, 0.5)])
+            return {"statusCodeDistribution": {"200": 1}}
+        # Per point: 1 answered + the drain probe + 2 watch reads + 1 final status read = 5 admitted.
+        counts = iter([dict(admitted=10, rejected=0, completed=9, inFlight=1, queued=0),
+                       dict(admitted=15, rejected=0, completed=14, inFlight=1, queued=0)] * 2)
+        with tempfile.TemporaryDirectory() as out, mock.patch.object(overload_phase, "run_oha", oha), \
+                mock.patch.object(overload_phase.watch, "Watch", FakeWatch), \
+                mock.patch.object(overload_phase, "wait_quiet"), \
+                mock.patch.object(overload_phase, "http_get", return_value=(200, b"")), \
+                mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)), \
+                mock.patch.object(overload_phase, "log"), mock.patch.object(overload_phase.time, "sleep"), \
+                mock.patch.object(overload_phase, "ensure_running", return_value=None):
+            overload_phase.run(Args, [Inst()], dict(workloads=["R1s"], pause=0), closed, out, out)
+            rows = ov.read_csv(os.path.join(out, "overload.csv"))
+            watched = ov.read_csv(os.path.join(out, "overload-admission.csv"))
+        r = next(r for r in rows if r["fraction"] == "1.3")
+        self.assertEqual((r["own_requests"], r["server_arrived"], r["arrived_identity"]), ("4", "1", "held"))
+        self.assertEqual((r["cpu_pct"], r["cpu_ms_per_completed"], r["closed_cpu_ms_per_answer"]),
+                         ("200.0", "1200.0", "2.5"))  # 6 s of CPU for 5 completed; closed: 10 x 100 / 400
+        self.assertEqual((r["limit_min"], r["limit_max"], r["in_flight_median"], r["queued_max"]),
+                         ("44", "88", "62", "300"))
+        self.assertEqual(len(watched), 4)  # 2 samples x 2 rates
+        self.assertEqual(watched[0]["config"], "vt-adaptive")

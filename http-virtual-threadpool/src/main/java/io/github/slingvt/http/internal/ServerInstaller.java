@@ -95,7 +95,7 @@ final class ServerInstaller {
         }
         Installation installation = new Installation(installed, qtp.getMaxThreads(), qtp.getMinThreads(),
                 qtp.getIdleTimeout(), headerCaches(server));
-        applyPlatformThreads(server, installation, state.settings().platformThreads(), state.settings().mode());
+        applySettings(server, installation, state.settings());
         applyHeaderCache(installation, state.settings().connectionHeaderCache());
         // Felix's connectors keep running: no live connection is touched by an install (see DispatchHandler).
         LOG.info("Sling VT request threading installed on {} (mode {})", server, state.settings().mode().label());
@@ -241,14 +241,40 @@ final class ServerInstaller {
         }
     }
 
+    /** Sizes Jetty's pool for {@code settings} ({@link #platformThreads}). */
+    static void applySettings(Server server, Installation installation, ThreadingSettings settings) {
+        if (server.getThreadPool() instanceof QueuedThreadPool qtp) {
+            applyPlatformThreads(server, installation, platformThreads(qtp, settings), settings.mode());
+        }
+    }
+
+    /**
+     * Jetty's pool for {@code settings}. Kernel mode: the kernelMaxThreads requests the admission runs at once, plus
+     * the threads the connectors lease and {@link #SPARE_PLATFORM_THREADS}. The admission bounds the application's
+     * requests; the spare threads parse request heads and run the web console while all of those run. A pool of
+     * exactly kernelMaxThreads left the acceptor and selectors' share to the application and queued the console
+     * behind the load (a status read took 7 to 30 s at 130 % of repo200's capacity). Virtual mode:
+     * virtualModePlatformThreads, or {@link #autoPlatformThreads}.
+     */
+    static int platformThreads(QueuedThreadPool qtp, ThreadingSettings settings) {
+        if (settings.mode() == ThreadingMode.KERNEL) {
+            return settings.kernelMaxThreads() + leasedThreads(qtp) + SPARE_PLATFORM_THREADS;
+        }
+        return settings.platformThreads() == ThreadingSettings.AUTO ? autoPlatformThreads(qtp)
+                : settings.platformThreads();
+    }
+
     /**
      * In virtual mode the pool only runs short tasks besides the threads the connectors lease (acceptors,
      * selectors, Jetty's reserved threads), so a few spare threads suffice; every thread more is an idle OS thread
      * under load.
      */
     static int autoPlatformThreads(QueuedThreadPool qtp) {
-        int leased = qtp.getThreadPoolBudget() == null ? 0 : qtp.getThreadPoolBudget().getLeasedThreads();
-        return Math.max(MIN_AUTO_PLATFORM_THREADS, leased + SPARE_PLATFORM_THREADS);
+        return Math.max(MIN_AUTO_PLATFORM_THREADS, leasedThreads(qtp) + SPARE_PLATFORM_THREADS);
+    }
+
+    private static int leasedThreads(QueuedThreadPool qtp) {
+        return qtp.getThreadPoolBudget() == null ? 0 : qtp.getThreadPoolBudget().getLeasedThreads();
     }
 
     /** Hands {@code child} from {@code from} to {@code to} while it keeps running. */

@@ -113,7 +113,10 @@ public record ThreadingSettings(
                 r.integer("connectionHeaderCache", DEFAULT_HEADER_CACHE, FELIX_HEADER_CACHE, 100_000));
     }
 
-    /** The size Jetty's QueuedThreadPool should have in this mode; {@link #AUTO} lets the installer decide. */
+    /**
+     * Kernel mode: the requests that run at once (Jetty's pool gets the connectors' and spare threads beside them,
+     * ServerInstaller.platformThreads). Virtual mode: the size of Jetty's pool; {@link #AUTO} lets the installer decide.
+     */
     public int platformThreads() {
         return mode == ThreadingMode.KERNEL ? kernelMaxThreads : virtualModePlatformThreads;
     }

@@ -78,7 +78,10 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Kernel max threads",
-            description = "Kernel mode: maximum threads of Jetty's QueuedThreadPool (Jetty's default is 200). 8 to 100000.")
+            description = "Kernel mode: requests that run at once on Jetty's QueuedThreadPool (Jetty's default pool "
+                    + "is 200). The pool gets this many threads plus the ones its connectors lease (acceptor, "
+                    + "selectors) and 2 spare, which parse request heads and answer the web console while all "
+                    + "requests run. 8 to 100000.")
     int kernelMaxThreads() default 200;
 
     @AttributeDefinition(

@@ -12,6 +12,7 @@ import io.github.slingvt.config.ConfigProblem;
 import io.github.slingvt.http.api.HttpThreads;
 import io.github.slingvt.http.api.HttpThreadsSnapshot;
 import io.github.slingvt.http.api.RequestListener;
+import io.github.slingvt.http.api.ThreadingMode;
 import org.apache.felix.http.jetty.ConnectorFactory;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
@@ -150,16 +151,23 @@ public final class VirtualThreadsConnectorFactory implements ConnectorFactory, H
         state.apply(next);
         synchronized (installed) {
             installed.forEach((s, installation) -> {
-                ServerInstaller.applyPlatformThreads(s, installation, next.platformThreads(), next.mode());
+                ServerInstaller.applySettings(s, installation, next);
                 ServerInstaller.applyHeaderCache(installation, next.connectionHeaderCache());
             });
         }
         if (!next.equals(previous)) {
             LOG.info("HTTP request threads: mode={} maxConcurrentRequests={} queueTimeout={}ms maxQueuedRequests={} "
                     + "Jetty platform threads={}", next.mode().label(), next.capLabel(),
-                    next.queueTimeoutMillis(), next.maxQueuedRequests(),
-                    next.platformThreads() == ThreadingSettings.AUTO ? "auto" : next.platformThreads());
+                    next.queueTimeoutMillis(), next.maxQueuedRequests(), poolLabel(next));
         }
+    }
+
+    private static String poolLabel(ThreadingSettings settings) {
+        if (settings.mode() == ThreadingMode.KERNEL) {
+            return settings.kernelMaxThreads() + " + the connectors' + " + ServerInstaller.SPARE_PLATFORM_THREADS;
+        }
+        return settings.platformThreads() == ThreadingSettings.AUTO ? "auto"
+                : String.valueOf(settings.platformThreads());
     }
 
     private static void requireVirtualThreads() {

@@ -205,6 +205,28 @@ class DispatchHandlerTest {
     }
 
     @Test
+    void kernelModeSizesJettysPoolAboveTheAdmissionForTheConnectorsAndTheConsole() throws Exception {
+        QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
+        int leased = qtp.getThreadPoolBudget().getLeasedThreads();
+        assertThat(leased).isPositive();
+        ServerInstaller.Installation installation = ServerInstaller.install(server, state);
+        ThreadingSettings kernel = new ThreadingSettings(ThreadingMode.KERNEL, 0, 2000, 10, 1, 64, 32);
+        state.apply(kernel);
+        ServerInstaller.applySettings(server, installation, kernel);
+        // The admission runs 64 application requests at once; the acceptor and selectors keep their threads beside
+        // them, and the spare ones parse request heads and answer the console while all 64 run.
+        assertThat(qtp.getMaxThreads()).isEqualTo(64 + leased + ServerInstaller.SPARE_PLATFORM_THREADS);
+        assertThat(state.gate().maxRunning()).as("the application's requests at once").isEqualTo(64);
+        assertThat(get("").body()).contains("virtual=false").contains("thread=qtp");
+        ThreadingSettings virtual = new ThreadingSettings(ThreadingMode.VIRTUAL, 0, 2000, 10, 1, 64, 32);
+        state.apply(virtual);
+        ServerInstaller.applySettings(server, installation, virtual);
+        assertThat(qtp.getMaxThreads()).as("virtualModePlatformThreads as configured").isEqualTo(32);
+        ServerInstaller.uninstall(server, installation);
+        assertThat(qtp.getMaxThreads()).as("Felix's pool size").isEqualTo(50);
+    }
+
+    @Test
     void uninstallGivesJettysPoolBackTheSizeFelixGaveIt() throws Exception {
         QueuedThreadPool qtp = (QueuedThreadPool) server.getThreadPool();
         ServerInstaller.Installation installation = ServerInstaller.install(server, state);

@@ -11,10 +11,11 @@ FELIX_HTTP_PID = "org.apache.felix.http"
 # HTTP bundle must be installed on Felix's Jetty (True) or must have left it alone (False).
 CONFIGS = {
     "kernel-200": dict(
-        desc="Sling VT kernel mode, Jetty QueuedThreadPool max 200 (Jetty's default)",
+        desc="Sling VT kernel mode, kernelMaxThreads 200 (Jetty's default pool size): 200 requests at once, Jetty's "
+             "QueuedThreadPool has the connectors' threads and 2 spare beside them (decision 0030)",
         cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 200}}, virtual=False, ours=True),
     "kernel-1000": dict(
-        desc="Sling VT kernel mode, QueuedThreadPool max 1000 (fibers-server's baseline)",
+        desc="Sling VT kernel mode, kernelMaxThreads 1000 (fibers-server's baseline): 1000 requests at once",
         cfg={HTTP_PID: {"mode": "kernel", "kernelMaxThreads": 1000}}, virtual=False, ours=True),
     "felix-virtual": dict(
         desc="Felix jetty12's own org.apache.felix.http.jetty.virtualthreads.enable=true; Sling VT leaves Jetty alone",

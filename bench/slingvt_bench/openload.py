@@ -57,11 +57,19 @@ def ensure_oha(root, log):
 def capacity(rows, config, workload):
     """The best steady throughput (successful answers per second) of config on workload; where no point had a
     steady window (a short or overloaded run), the best whole-run rate; None without points."""
+    found = capacity_row(rows, config, workload)
+    return found[1] if found else None
+
+
+def capacity_row(rows, config, workload):
+    """(the row, its rate) of capacity(): the point the capacity was measured at; None without points."""
     mine = [r for r in rows if r["config"] == config and r["workload"] == workload]
     for key in ("rps_steady", "rps"):
-        rates = [float(r[key]) for r in mine if r.get(key) not in (None, "")]
-        if rates and max(rates) > 0:
-            return max(rates)
+        rated = [(float(r[key]), r) for r in mine if r.get(key) not in (None, "")]
+        if rated:
+            rate, row = max(rated, key=lambda t: t[0])
+            if rate > 0:
+                return row, rate
     return None
 
 

@@ -7,6 +7,8 @@ import statistics
 import threading
 import time
 
+from .data import num
+from .openload import capacity_row
 from .sampling import proc_cpu_seconds
 
 WATCH_PERIOD_S = 2.0
@@ -97,22 +99,9 @@ def summary(watch, completed):
 
 
 def closed_cpu_ms(rows, config, workload):
-    """CPU per answer (ms) of config at its closed-model capacity point on workload (the row with the best steady
-    throughput, else the best whole-run rate), or None: what the same server paid per answer without overload."""
-    best, best_rps = None, 0.0
-    for r in rows:
-        if r.get("config") != config or r.get("workload") != workload:
-            continue
-        rps = _num(r.get("rps_steady")) or _num(r.get("rps"))
-        if rps and rps > best_rps:
-            best, best_rps = r, rps
+    """CPU per answer (ms) of config at its closed-model capacity point on workload (openload.capacity_row: the
+    point the 90 % target divides by), or None: what the same server paid per answer without overload."""
+    found = capacity_row(rows, config, workload)
     # cpu_pct is the process CPU over the whole wrk run, as is rps (the steady window is a part of it).
-    cpu, rps = (_num(best.get("cpu_pct")), _num(best.get("rps"))) if best else (None, None)
+    cpu, rps = (num(found[0].get("cpu_pct")), num(found[0].get("rps"))) if found else (None, None)
     return round(10 * cpu / rps, 2) if cpu and rps else None
-
-
-def _num(v):
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return None

@@ -254,13 +254,11 @@ final class ServerInstaller {
      * requests; the spare threads parse request heads and run the web console while all of those run. A pool of
      * exactly kernelMaxThreads left the acceptor and selectors' share to the application and queued the console
      * behind the load (a status read took 7 to 30 s at 130 % of repo200's capacity). Virtual mode:
-     * virtualModePlatformThreads, or {@link #autoPlatformThreads}.
+     * virtualModePlatformThreads as configured ({@link ThreadingSettings#AUTO} is resolved by applyPlatformThreads).
      */
     static int platformThreads(QueuedThreadPool qtp, ThreadingSettings settings) {
-        if (settings.mode() == ThreadingMode.KERNEL) {
-            return settings.kernelMaxThreads() + leasedThreads(qtp) + SPARE_PLATFORM_THREADS;
-        }
-        return settings.platformThreads() == ThreadingSettings.AUTO ? autoPlatformThreads(qtp)
+        return settings.mode() == ThreadingMode.KERNEL
+                ? settings.kernelMaxThreads() + leasedThreads(qtp) + SPARE_PLATFORM_THREADS
                 : settings.platformThreads();
     }
 

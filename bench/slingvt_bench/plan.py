@@ -161,7 +161,7 @@ def aa_pair(configs):
 # (overload_configs): unbounded's collapse there is in auto-2026-11-25. 12 s per closed point, 15 s per open point.
 FULL = dict(configs=["kernel-200", "kernel-1000", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin"],
             workloads=["R10ms", "R100ms", "R1s", "repo200", "page"], concurrency=[100, 1000, 4000, 8000], extra=[],
-            warmup=60, duration=12, pause=1, decisive_rounds=3, decisive_points=3, open_duration=15,
+            warmup=60, duration=12, pause=1, decisive_rounds=3, decisive_points=5, open_duration=15,
             open_configs=["kernel-200", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin"],
             overload_configs=["kernel-200", "vt-adaptive", "vt-adaptive-twin"])
 

@@ -239,19 +239,23 @@ DECISIVE_MARGIN = 0.15
 def decisive_points(d, grid, default_virtual, nproc, limit):
     """The points whose verdict one round cannot settle, closest to its goal first, at most `limit`: the default
     virtual setup against the better kernel pool and felix-virtual (goal 1.0), against unbounded at R1s and R100ms from
-    C=1,000 (0.97: the wins of unbounded kept), and R1s at C=4,000/8,000 as a share of min(C/R, X_cpu) (0.9)."""
+    C=1,000 (0.97: the wins of unbounded kept), and R1s at C=4,000/8,000 as a share of min(C/R, X_cpu) (0.9). Where
+    every configuration made C/R, only a goal the default falls short of counts."""
     gaps = {}
 
     def consider(w, c, r, goal):
         if r is None:
             return
+        if bound and r >= goal:
+            return  # every configuration made C/R and the default is not behind: physics decided the point
         gap = abs(r / goal - 1)
         if gap <= max(DECISIVE_MARGIN, 2 * (aa_spread(d, w, c) or 0)):
             gaps[(w, c)] = min(gaps.get((w, c), gap), gap)
 
     for w, c in grid:
-        if at_bound(d, w, c):
-            continue  # every configuration made C/R: physics decided the point, more rounds cannot
+        # At C/R a default a percent behind is judged MISSED outside the twins' spread, as anywhere: it gets the
+        # rounds too, so that a median, not one round's ramp, decides (full-2026-11-28: R1s C = 1,000 0.99x, one round).
+        bound = at_bound(d, w, c)
         for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
                 consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)

@@ -96,12 +96,15 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("page", 4000), ("repo200", 8000)])
         self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 1), [("page", 4000)])
 
-    def test_a_point_every_configuration_took_to_littles_bound_is_not_decisive(self):
-        rows = [dict(config=cf, workload="R1s", concurrency="100", round="1", rps_steady=str(t), rps="",
-                     little_bound_rps="100.0") for cf, t in (("vt-unbounded", 99.6), ("kernel-200", 100.0))]
-        rows += [dict(r, workload="page", concurrency="8000", little_bound_rps="80000.0") for r in rows]
-        grid = [("R1s", 100), ("page", 8000)]
-        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("page", 8000)])
+    def test_a_point_every_configuration_took_to_littles_bound_is_decisive_only_where_the_default_trails(self):
+        def pt(w, c, vt, k200):
+            return [dict(config=cf, workload=w, concurrency=str(c), round="1", rps_steady=str(t), rps="",
+                         little_bound_rps=str(c)) for cf, t in (("vt-unbounded", vt), ("kernel-200", k200))]
+        rows = (pt("R1s", 100, 100.0, 99.6)       # at C/R, the default ahead: physics decided
+                + pt("R1s", 1000, 988.0, 1002.0)  # at C/R, the default 1.4 % behind: rounds decide
+                + pt("page", 8000, 900.0, 1000.0))  # far below C/R, 0.9x: close to its goal
+        grid = [("R1s", 100), ("R1s", 1000), ("page", 8000)]
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("R1s", 1000), ("page", 8000)])
 
 
 if __name__ == "__main__":

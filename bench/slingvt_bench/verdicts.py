@@ -246,7 +246,7 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
     def consider(w, c, r, goal):
         if r is None:
             return
-        if bound and r >= goal:
+        if r >= goal and at_bound(d, w, c):
             return  # every configuration made C/R and the default is not behind: physics decided the point
         gap = abs(r / goal - 1)
         if gap <= max(DECISIVE_MARGIN, 2 * (aa_spread(d, w, c) or 0)):
@@ -255,7 +255,6 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
     for w, c in grid:
         # At C/R a default a percent behind is judged MISSED outside the twins' spread, as anywhere: it gets the
         # rounds too, so that a median, not one round's ramp, decides (full-2026-11-28: R1s C = 1,000 0.99x, one round).
-        bound = at_bound(d, w, c)
         for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
                 consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)

@@ -6,7 +6,7 @@ from . import overload_open as ov
 from .data import num
 from .openload import OHA_VERSION
 from .plan import DEFAULT_VIRTUAL, aa_pair
-from .verdicts import verdict
+from .verdicts import DECISIVE_MARGIN, verdict
 
 REFERENCE = "kernel-200"
 
@@ -83,12 +83,21 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
 
 
 def rounds_note(rows):
-    n = rounds(rows)
+    per = {}
+    for r in rows:
+        per[key(r)] = max(per.get(key(r), 1), ov.round_of(r))
+    n = max(per.values(), default=1)
     if n <= 1:
         return ""
-    return (f" {n} rounds per point (--overload-rounds), one after the other in this sitting, the configurations "
-            "interleaved in each: every round is a row, and the targets judge each configuration's median round (the "
-            "lower middle one of an even count; a failed round fails the point).")
+    more = [k for k, m in per.items() if m > 1]
+    where = (f"{n} rounds per point (--overload-rounds)" if len(more) == len(per) else
+             "more rounds at the decisive points (--overload-decisive-rounds: a target of the default not met by at "
+             f"most {100 * DECISIVE_MARGIN:.0f} % or twice the A/A spread of its goal, the client with connections to "
+             "spare): "
+             + ", ".join(f"{w} {round(fr * 100)} % {per[(w, fr)]}" for w, fr in more) + "; one elsewhere")
+    return (f" {where}, one after the other in this sitting, the configurations interleaved in each: every round is a "
+            "row, and the targets judge each configuration's median round (the lower middle one of an even count; a "
+            "failed round fails the point).")
 
 
 def short_note(rows):

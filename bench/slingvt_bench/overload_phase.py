@@ -5,6 +5,7 @@ overload_open_report.py."""
 import os
 import time
 
+from . import overload_decisive
 from . import overload_open as ov
 from . import overload_watch as watch
 from .common import BenchError, log
@@ -28,6 +29,13 @@ def add_args(ap):
     ap.add_argument("--overload-rounds", type=int, default=1,
                     help="rounds of every overload point, one after the other in this sitting with the configurations "
                          "interleaved in each; the targets judge each configuration's median round (default 1)")
+    ap.add_argument("--overload-decisive-rounds", type=int,
+                    help="after --overload-rounds, measure the decisive overload points (a target of the default not "
+                         "met by at most 15 %% or twice the A/A spread of its goal, the client with connections to "
+                         "spare) until they have this many rounds (full run: 3; else 1)")
+    ap.add_argument("--overload-decisive-points", type=int,
+                    help="at most this many overload points get those rounds, closest to their goal first (full "
+                         "run: 3)")
     ap.add_argument("--no-overload", action="store_true",
                     help="skip the open-model overload (every configuration at 130 %% and 200 %% of kernel-200's "
                          "capacity)")
@@ -44,8 +52,14 @@ def check_args(args, earlier_rows, plan):
         raise BenchError("--only-overload and --no-overload exclude each other")
     if args.overload_duration is None:
         args.overload_duration = ov.QUICK_DURATION_S if args.quick else ov.DURATION_S
+    if args.overload_decisive_rounds is None:
+        args.overload_decisive_rounds = plan.get("overload_decisive_rounds", 1)
+    if args.overload_decisive_points is None:
+        args.overload_decisive_points = plan.get("overload_decisive_points", 3)
     if args.overload_duration < 1 or args.overload_timeout < 1 or args.overload_rounds < 1:
         raise BenchError("--overload-duration, --overload-timeout and --overload-rounds must be 1 or more")
+    if args.overload_decisive_rounds < 1 or args.overload_decisive_points < 0:
+        raise BenchError("--overload-decisive-rounds must be 1 or more, --overload-decisive-points 0 or more")
     if args.only_overload:
         if not args.configs:
             plan["configs"] = list(dict.fromkeys(r["config"] for r in earlier_rows))
@@ -97,21 +111,37 @@ def run(args, live, plan, rows, pdir, out):
     duration, timeout = args.overload_duration, args.overload_timeout
     n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
                                                        if wname in CONFIGS[i.name].get("workloads", [wname]))
-    log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} min")
+    extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * args.overload_decisive_points * len(live)
+    log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} "
+        f"min; then up to {extra} at decisive points")
     files = dict(path=path, spath=spath, wpath=wpath, series=series, watched=watched)
     for rnd in range(1, args.overload_rounds + 1):
         run_round(args, live, plan, rows, pdir, rnd, done, files)
+    last = args.overload_decisive_rounds
+    if last > args.overload_rounds:
+        close = overload_decisive.decisive_points(done, args.overload_decisive_points)
+        log(f"overload decisive points (a target not met by at most {100 * overload_decisive.DECISIVE_MARGIN:.0f} % "
+            f"or twice the A/A spread, connections to spare): "
+            f"{', '.join(f'{w} {round(fr * 100)} %' for w, fr in close) or 'none'}; rounds "
+            f"{args.overload_rounds + 1}..{last} there")
+        for rnd in range(args.overload_rounds + 1, last + 1) if close else []:
+            run_round(args, live, plan, rows, pdir, rnd, done, files, only=set(close))
 
 
-def run_round(args, live, plan, rows, pdir, rnd, done, files):
+def run_round(args, live, plan, rows, pdir, rnd, done, files, only=None):
+    """One round of the overload points, or of those in only ((workload, fraction)), configurations interleaved."""
     duration, timeout = args.overload_duration, args.overload_timeout
     for wname in plan["workloads"]:
+        if only is not None and wname not in {x for x, _ in only}:
+            continue
         w = WORKLOADS[wname]
         mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
         ref, ref_cap, rates = ov.offered(rows, [i.name for i in mine], wname)
         if not rates:
             log(f"overload {wname}: no closed-model capacity to derive the rates from; skipped")
         for fraction, rate in rates:
+            if only is not None and (wname, fraction) not in only:
+                continue
             conns = ov.connections(rate, timeout, args.fd_limit)
             for inst in mine:
                 own_cap = ov.openload.capacity(rows, inst.name, wname)

@@ -202,7 +202,7 @@ class OverloadPhaseTest(unittest.TestCase):
 
         class Args:
             quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
-            overload_rounds = 2
+            overload_rounds, overload_decisive_rounds, overload_decisive_points = 2, 1, 3
         closed = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap))
                   for cf, cap in (("kernel-200", 200), ("vt-unbounded", 3000), ("felix-virtual", 2500))]
         driven = []
@@ -243,6 +243,7 @@ class OverloadPhaseTest(unittest.TestCase):
         class Args:
             only_overload, no_overload, append, quick, configs, workloads = True, False, None, True, None, None
             overload_duration, overload_timeout, overload_rounds = None, 10, 1
+            overload_decisive_rounds = overload_decisive_points = None
         with self.assertRaises(BenchError):
             overload_phase.check_args(Args, [], {})
         Args.append = "/x"
@@ -253,6 +254,9 @@ class OverloadPhaseTest(unittest.TestCase):
                          (["kernel-200", "vt-unbounded"], ["R1s"], ov.QUICK_DURATION_S))
         Args.overload_rounds = 0
         with self.assertRaisesRegex(BenchError, "--overload-rounds must be 1 or more"):
+            overload_phase.check_args(Args, earlier, dict(plan))
+        Args.overload_rounds, Args.overload_decisive_rounds = 1, 0
+        with self.assertRaisesRegex(BenchError, "--overload-decisive-rounds must be 1 or more"):
             overload_phase.check_args(Args, earlier, dict(plan))
 
 
@@ -271,7 +275,7 @@ class OverloadWatchInPhaseTest(unittest.TestCase):
 
         class Args:
             quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
-            overload_rounds = 1
+            overload_rounds, overload_decisive_rounds, overload_decisive_points = 1, 1, 3
 
         class FakeWatch:
             def __init__(self, pid, read_status):

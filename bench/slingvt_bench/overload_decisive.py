@@ -1,0 +1,51 @@
+"""The overload points one round cannot settle (issue #27: at least 3 rounds at decisive points). After the overload's
+rounds, a point where one of the default's targets is not met yet lies within DECISIVE_MARGIN or twice the A/A spread
+of its goal gets the rounds of --overload-decisive-rounds, configurations interleaved in each, as the closed model's
+decisive points get theirs (verdicts.decisive_points)."""
+import math
+
+from .data import num
+from .overload_open_report import REFERENCE, aa_spread, index
+from .plan import DEFAULT_VIRTUAL
+from .verdicts import DECISIVE_MARGIN
+
+
+def connection_bound(row):
+    """True where the client had fewer connections than the rate times (timeout + 0.5 s) (overload_open.connections
+    capped by the file-descriptor limit): its backlog then waits in the client, late before it is sent, and another
+    round on the same machine measures the same cap, not the server."""
+    rate, timeout, conns = num(row.get("target_rps")), num(row.get("timeout_s")), num(row.get("connections"))
+    return rate is not None and timeout is not None and conns is not None and conns < math.ceil(rate * (timeout + 0.5))
+
+
+def goals(a, k, by, w, fr):
+    """(ratio, goal, spread, a throughput goal) of the default's three overload targets that compare figures."""
+    ok_a, ok_k = num(a.get("ok_per_s")), num(k.get("ok_per_s"))
+    own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
+    top = min(own, rate) if own and rate else None
+    p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
+    sp_ok = aa_spread(by, w, fr, "ok_per_s")
+    return [(ok_a / ok_k if ok_a is not None and ok_k else None, 1.0, sp_ok, True),
+            (ok_a / top if ok_a is not None and top else None, 0.9, sp_ok, True),
+            (p_k / p_a if p_a and p_k else None, 1.0, aa_spread(by, w, fr, "p99_ms"), False)]
+
+
+def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+    """[(workload, fraction)] of the overload points whose verdict more rounds may change, closest to its goal first,
+    at most `limit`: a target of v against ref not met (short of its goal, or within the twins' spread of it) by at
+    most max(DECISIVE_MARGIN, twice that spread). Left out: a failed point (missed whatever the rounds say), a point
+    where the client ran out of connections (connection_bound), and a throughput goal where v lost nothing (it
+    answered every request in time: no round can do better)."""
+    by, gaps = index(rows), {}
+    for (cf, w, fr), a in by.items():
+        k = by.get((ref, w, fr))
+        if cf != v or not k or a.get("failed") or k.get("failed") or connection_bound(a) or connection_bound(k):
+            continue
+        for ratio, goal, spread, throughput in goals(a, k, by, w, fr):
+            if ratio is None or (throughput and not int(num(a.get("losses")) or 0)):
+                continue
+            gap = abs(ratio / goal - 1)
+            met = ratio >= goal and (spread is None or gap > spread)
+            if not met and gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
+                gaps[(w, fr)] = min(gaps.get((w, fr), gap), gap)
+    return sorted(gaps, key=lambda p: gaps[p])[:limit]

@@ -1,0 +1,122 @@
+"""The overload's decisive points (issue #27: at least 3 rounds at decisive points): which points more rounds may
+settle, and that the phase measures only those in its extra rounds."""
+import os
+import re
+import tempfile
+import unittest
+from unittest import mock
+
+from slingvt_bench import overload_decisive as dec
+from slingvt_bench import overload_open as ov
+from slingvt_bench import overload_open_report as rep
+from slingvt_bench import overload_phase
+
+from .test_overload_open import oha_db
+
+
+def row(cf, w, fr, ok_per_s, p99, losses=100, own=1000.0, rate=None, connections=None, failed=""):
+    rate = rate if rate is not None else 200 * fr
+    return dict(config=cf, workload=w, fraction=str(fr), target_rps=str(rate), own_capacity_rps=str(own),
+                ok_per_s=str(ok_per_s), p99_ms=str(p99), losses=str(losses), timeout_s="10", failed=failed,
+                connections=str(connections if connections is not None else ov.connections(rate, 10, 10 ** 9)))
+
+
+def point(w, fr, auto, twin, kernel, **kw):
+    """auto, its twin and kernel-200 at one overload point: (answers in time /s, p99 ms) each."""
+    return [row("vt-adaptive", w, fr, *auto, **kw), row("vt-adaptive-twin", w, fr, *twin, **kw),
+            row("kernel-200", w, fr, *kernel, **kw)]
+
+
+class DecisivePointsTest(unittest.TestCase):
+
+    def test_a_point_short_of_a_goal_within_twice_the_twins_spread_is_decisive_closest_first(self):
+        rows = (
+            # 63 % of its own capacity (goal 90 %: 30 % short), twins 17 % apart: within twice the spread.
+            point("repo200", 1.3, (394.5, 4000), (473.5, 4100), (300.0, 5000), own=626.2, rate=700)
+            # 91 % of its own capacity, inside the twins' 8 %: undecided, 1 % from its goal.
+            + point("page", 1.3, (1700.0, 900), (1840.0, 900), (1500.0, 950), own=1868.0, rate=1900)
+            # p99 20 % above kernel-200's with twins 1 % apart: missed by more than any round will move.
+            + point("R100ms", 1.3, (2600.0, 1200), (2600.0, 1210), (2000.0, 1000), own=2600.0, rate=2600))
+        self.assertEqual(dec.decisive_points(rows, 3), [("page", 1.3), ("repo200", 1.3)])
+        self.assertEqual(dec.decisive_points(rows, 1), [("page", 1.3)])
+        self.assertEqual(dec.decisive_points(rows, 0), [])
+
+    def test_the_clients_connection_cap_a_failed_point_and_a_point_met_everywhere_are_not_decisive(self):
+        rows = (
+            # The client had 8,000 connections for 7,400/s x 10.5 s: another round measures the same cap.
+            point("R10ms", 2.0, (1479.1, 9000), (2019.8, 9000), (1000.0, 9500), own=3716.7, rate=7400,
+                  connections=8000)
+            # Answered everything offered in time: no round can do better on throughput; p99 met by far.
+            + point("R1s", 1.3, (260.0, 1000), (260.0, 1000), (200.0, 9000), losses=0, own=1900.0, rate=260)
+            + [row("vt-adaptive", "page", 2.0, 900.0, 900, failed="oha exited 2"),
+               row("kernel-200", "page", 2.0, 800.0, 900), row("vt-adaptive-twin", "page", 2.0, 850.0, 900)])
+        self.assertEqual(dec.decisive_points(rows, 3), [])
+
+    def test_connection_bound_compares_the_connections_with_the_rate_times_the_timeout(self):
+        self.assertTrue(dec.connection_bound(dict(target_rps="7400", timeout_s="10", connections="8000")))
+        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557")))
+        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10")))
+
+
+class DecisiveRoundsInPhaseTest(unittest.TestCase):
+
+    def test_rounds_two_and_three_measure_only_the_decisive_points(self):
+        class Inst:
+            def __init__(self, name):
+                self.name, self.url, self.pid, self.info = name, "http://127.0.0.1:1", 1, {}
+
+            def check_alive(self):
+                pass
+
+        class Args:
+            quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 10, 10, 10 ** 6
+            overload_rounds, overload_decisive_rounds, overload_decisive_points = 1, 3, 3
+        closed = [dict(config=cf, workload=w, rps_steady=str(cap), rps=str(cap))
+                  for w in ("R1s", "repo200") for cf, cap in (("kernel-200", 100), ("vt-adaptive", 100),
+                                                               ("vt-adaptive-twin", 100))]
+        driven = []
+
+        def oha(args, cmd, duration, out_json):
+            name = re.sub(r"-r\d+$", "", out_json.split("oha-overload-")[1][:-len(".json")])
+            driven.append(out_json.split("oha-overload-")[1])
+            # repo200 at 130 %: auto answers 60/s in time against the pool's 70 (its twin 65): 0.86x, decisive.
+            # Every other point: all that was offered, in time; p99 0.5 s against the pool's 0.9 s.
+            sent = int(cmd[cmd.index("-q") + 1].split(".")[0]) * 10
+            n = {"kernel-200-repo200-130": 700, "vt-adaptive-repo200-130": 600,
+                 "vt-adaptive-twin-repo200-130": 650}.get(name, sent)
+            took = 0.9 if name.startswith("kernel") else 0.5
+            oha_db(cmd[cmd.index("--db-url") + 1], [(200, i * 0.01, i * 0.01 + took, took) for i in range(n)])
+            return {"statusCodeDistribution": {"200": n}, "errorDistribution": {"timeout": sent - n}}
+        counts = iter([dict(admitted=10, rejected=0, completed=9, inFlight=1, queued=0)] * 200)
+        with tempfile.TemporaryDirectory() as out, mock.patch.object(overload_phase, "run_oha", oha), \
+                mock.patch.object(overload_phase, "wait_quiet"), \
+                mock.patch.object(overload_phase, "http_get", return_value=(200, b"")), \
+                mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)), \
+                mock.patch.object(overload_phase, "log"), mock.patch.object(overload_phase.time, "sleep"), \
+                mock.patch.object(overload_phase, "ensure_running", return_value=None):
+            overload_phase.run(Args, [Inst("kernel-200"), Inst("vt-adaptive"), Inst("vt-adaptive-twin")],
+                               dict(workloads=["R1s", "repo200"], pause=0), closed, out, out)
+            rows = ov.read_csv(os.path.join(out, "overload.csv"))
+        # Round 1: 2 workloads x 2 rates x 3 configurations; rounds 2 and 3: repo200 130 % only, every configuration.
+        self.assertEqual(len(driven), 12 + 2 * 3)
+        later = sorted(f for f in driven if "-r2" in f or "-r3" in f)
+        self.assertEqual(later, sorted(f"{cf}-repo200-130-r{r}.json" for r in (2, 3)
+                                       for cf in ("kernel-200", "vt-adaptive", "vt-adaptive-twin")))
+        self.assertEqual(sorted({(r["workload"], r["fraction"]) for r in rows if r["round"] != "1"}),
+                         [("repo200", "1.3")])
+
+
+class RoundsNoteTest(unittest.TestCase):
+
+    def test_the_report_names_the_points_that_had_more_rounds(self):
+        rows = [dict(config="vt-adaptive", workload="repo200", fraction="1.3", round=str(r)) for r in (1, 2, 3)]
+        rows.append(dict(config="vt-adaptive", workload="R1s", fraction="1.3", round="1"))
+        note = rep.rounds_note(rows)
+        self.assertIn("decisive points", note)
+        self.assertIn("repo200 130 % 3; one elsewhere", note)
+        self.assertIn("3 rounds per point", rep.rounds_note(rows[:3]))
+        self.assertEqual(rep.rounds_note(rows[3:]), "")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -13,9 +13,11 @@ from .verdicts import DECISIVE_MARGIN
 def connection_bound(row):
     """True where the client had fewer connections than the rate times (timeout + 0.5 s) (overload_open.connections
     capped by the file-descriptor limit): its backlog then waits in the client, late before it is sent, and another
-    round on the same machine measures the same cap, not the server."""
+    round on the same machine measures the same cap, not the server. The row keeps the rate to 0.1/s, the connections
+    came from the exact rate: one connection less than the rounded rate asks for is not a cap."""
     rate, timeout, conns = num(row.get("target_rps")), num(row.get("timeout_s")), num(row.get("connections"))
-    return rate is not None and timeout is not None and conns is not None and conns < math.ceil(rate * (timeout + 0.5))
+    return (rate is not None and timeout is not None and conns is not None
+            and conns < math.ceil(rate * (timeout + 0.5)) - 1)
 
 
 def goals(a, k, by, w, fr):
@@ -32,20 +34,20 @@ def goals(a, k, by, w, fr):
 
 def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """[(workload, fraction)] of the overload points whose verdict more rounds may change, closest to its goal first,
-    at most `limit`: a target of v against ref not met (short of its goal, or within the twins' spread of it) by at
-    most max(DECISIVE_MARGIN, twice that spread). Left out: a failed point (missed whatever the rounds say), a point
-    where the client ran out of connections (connection_bound), and a throughput goal where v lost nothing (it
-    answered every request in time: no round can do better)."""
+    at most `limit`: a target of v against ref within max(DECISIVE_MARGIN, twice the twins' spread) of its goal, on
+    either side (a narrow "met" gets the rounds as a narrow miss does, as in verdicts.decisive_points). Left out: a
+    failed point (missed whatever the rounds say), a point where the client ran out of connections
+    (connection_bound), and a throughput goal v met having lost nothing (it answered every request in time: no round
+    can do better; the analogue of verdicts.at_bound)."""
     by, gaps = index(rows), {}
     for (cf, w, fr), a in by.items():
         k = by.get((ref, w, fr))
         if cf != v or not k or a.get("failed") or k.get("failed") or connection_bound(a) or connection_bound(k):
             continue
         for ratio, goal, spread, throughput in goals(a, k, by, w, fr):
-            if ratio is None or (throughput and not int(num(a.get("losses")) or 0)):
+            if ratio is None or (throughput and ratio >= goal and not int(num(a.get("losses")) or 0)):
                 continue
             gap = abs(ratio / goal - 1)
-            met = ratio >= goal and (spread is None or gap > spread)
-            if not met and gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
+            if gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
                 gaps[(w, fr)] = min(gaps.get((w, fr), gap), gap)
     return sorted(gaps, key=lambda p: gaps[p])[:limit]

@@ -86,15 +86,15 @@ def rounds_note(rows):
     per = {}
     for r in rows:
         per[key(r)] = max(per.get(key(r), 1), ov.round_of(r))
-    n = max(per.values(), default=1)
+    n, least = max(per.values(), default=1), min(per.values(), default=1)
     if n <= 1:
         return ""
-    more = [k for k, m in per.items() if m > 1]
-    where = (f"{n} rounds per point (--overload-rounds)" if len(more) == len(per) else
-             "more rounds at the decisive points (--overload-decisive-rounds: a target of the default not met by at "
-             f"most {100 * DECISIVE_MARGIN:.0f} % or twice the A/A spread of its goal, the client with connections to "
-             "spare): "
-             + ", ".join(f"{w} {round(fr * 100)} % {per[(w, fr)]}" for w, fr in more) + "; one elsewhere")
+    more = [k for k, m in per.items() if m > least]
+    where = (f"{n} rounds per point (--overload-rounds)" if not more else
+             "more rounds at the decisive points (--overload-decisive-rounds: a target of the default within "
+             f"{100 * DECISIVE_MARGIN:.0f} % or twice the A/A spread of its goal, the client with connections to "
+             "spare): " + ", ".join(f"{w} {round(fr * 100)} % {per[(w, fr)]}" for w, fr in more)
+             + f"; {least} elsewhere")
     return (f" {where}, one after the other in this sitting, the configurations interleaved in each: every round is a "
             "row, and the targets judge each configuration's median round (the lower middle one of an even count; a "
             "failed round fails the point).")

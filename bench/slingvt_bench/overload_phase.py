@@ -30,9 +30,9 @@ def add_args(ap):
                     help="rounds of every overload point, one after the other in this sitting with the configurations "
                          "interleaved in each; the targets judge each configuration's median round (default 1)")
     ap.add_argument("--overload-decisive-rounds", type=int,
-                    help="after --overload-rounds, measure the decisive overload points (a target of the default not "
-                         "met by at most 15 %% or twice the A/A spread of its goal, the client with connections to "
-                         "spare) until they have this many rounds (full run: 3; else 1)")
+                    help="after --overload-rounds, measure the decisive overload points (a target of the default "
+                         "within 15 %% or twice the A/A spread of its goal, the client with connections to spare) "
+                         "until they have this many rounds (full run: 3; else 1)")
     ap.add_argument("--overload-decisive-points", type=int,
                     help="at most this many overload points get those rounds, closest to their goal first (full "
                          "run: 3)")
@@ -111,19 +111,22 @@ def run(args, live, plan, rows, pdir, out):
     duration, timeout = args.overload_duration, args.overload_timeout
     n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
                                                        if wname in CONFIGS[i.name].get("workloads", [wname]))
-    extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * args.overload_decisive_points * len(live)
+    extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * len(live) \
+        * min(args.overload_decisive_points, len(ov.FRACTIONS) * len(plan["workloads"]))
     log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} "
-        f"min; then up to {extra} at decisive points")
+        f"min" + (f"; then up to {extra} at decisive points, {extra * (duration + 10) // 60} min" if extra else ""))
     files = dict(path=path, spath=spath, wpath=wpath, series=series, watched=watched)
     for rnd in range(1, args.overload_rounds + 1):
         run_round(args, live, plan, rows, pdir, rnd, done, files)
     last = args.overload_decisive_rounds
     if last > args.overload_rounds:
-        close = overload_decisive.decisive_points(done, args.overload_decisive_points)
-        log(f"overload decisive points (a target not met by at most {100 * overload_decisive.DECISIVE_MARGIN:.0f} % "
-            f"or twice the A/A spread, connections to spare): "
-            f"{', '.join(f'{w} {round(fr * 100)} %' for w, fr in close) or 'none'}; rounds "
-            f"{args.overload_rounds + 1}..{last} there")
+        # Only the points this invocation measured: --append keeps other workloads' and configurations' rows.
+        close = overload_decisive.decisive_points([r for r in done if (r["config"], r["workload"]) in again],
+                                                  args.overload_decisive_points)
+        log(f"overload decisive points (a target within {100 * overload_decisive.DECISIVE_MARGIN:.0f} % or twice the "
+            f"A/A spread of its goal, connections to spare): "
+            + (f"{', '.join(f'{w} {round(fr * 100)} %' for w, fr in close)}; rounds {args.overload_rounds + 1}..{last} "
+               "there" if close else "none"))
         for rnd in range(args.overload_rounds + 1, last + 1) if close else []:
             run_round(args, live, plan, rows, pdir, rnd, done, files, only=set(close))
 

@@ -1,17 +1,17 @@
 """The overload's decisive points (issue #27: at least 3 rounds at decisive points): which points more rounds may
 settle, and that the phase measures only those in its extra rounds."""
+import contextlib
 import os
 import re
 import tempfile
 import unittest
-from unittest import mock
 
 from slingvt_bench import overload_decisive as dec
 from slingvt_bench import overload_open as ov
 from slingvt_bench import overload_open_report as rep
 from slingvt_bench import overload_phase
 
-from .test_overload_open import oha_db
+from .test_overload_open import FakeInstance, oha_db, phase_patched
 
 
 def row(cf, w, fr, ok_per_s, p99, losses=100, own=1000.0, rate=None, connections=None, failed=""):
@@ -75,13 +75,6 @@ class DecisiveRoundsInPhaseTest(unittest.TestCase):
         """The phase with decisive rounds to 3 on kernel-200, auto and its twin at 100/s capacity each; answers:
         oha run name (config-workload-percent) -> answers in time of the 10 s run (default: all offered, p99 0.5 s,
         kernel-200's 0.9 s). Returns (oha runs in order, overload.csv rows)."""
-        class Inst:
-            def __init__(self, name):
-                self.name, self.url, self.pid, self.info = name, "http://127.0.0.1:1", 1, {}
-
-            def check_alive(self):
-                pass
-
         class Args:
             quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 10, 10, 10 ** 6
             overload_rounds, overload_decisive_rounds, overload_decisive_points = 1, 3, points
@@ -98,15 +91,11 @@ class DecisiveRoundsInPhaseTest(unittest.TestCase):
             oha_db(cmd[cmd.index("--db-url") + 1], [(200, i * 0.01, i * 0.01 + took, took) for i in range(n)])
             return {"statusCodeDistribution": {"200": n}, "errorDistribution": {"timeout": sent - n}}
         counts = iter([dict(admitted=10, rejected=0, completed=9, inFlight=1, queued=0)] * 200)
-        with tempfile.TemporaryDirectory() as out, mock.patch.object(overload_phase, "run_oha", oha), \
-                mock.patch.object(overload_phase, "wait_quiet"), \
-                mock.patch.object(overload_phase, "http_get", return_value=(200, b"")), \
-                mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)), \
-                mock.patch.object(overload_phase, "log"), mock.patch.object(overload_phase.time, "sleep"), \
-                mock.patch.object(overload_phase, "ensure_running", return_value=None):
+        with tempfile.TemporaryDirectory() as out, contextlib.ExitStack() as stack:
+            phase_patched(oha, counts, stack)
             if earlier:
                 ov.write_csv(os.path.join(out, "overload.csv"), list(earlier))
-            overload_phase.run(Args, [Inst("kernel-200"), Inst("vt-adaptive"), Inst("vt-adaptive-twin")],
+            overload_phase.run(Args, [FakeInstance(c) for c in ("kernel-200", "vt-adaptive", "vt-adaptive-twin")],
                                dict(workloads=list(workloads), pause=0), closed, out, out)
             return driven, ov.read_csv(os.path.join(out, "overload.csv"))
 

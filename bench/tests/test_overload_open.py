@@ -1,6 +1,7 @@
 """The open-model overload (issue #27): rates, categories from oha's JSON and SQLite rows, the per-second series, the
 accounting identities, the targets of the default virtual configuration, and the phase's wiring."""
 import os
+import contextlib
 import sqlite3
 import tempfile
 import unittest
@@ -20,6 +21,28 @@ def oha_db(path, rows):
                     "run INTEGER NOT NULL)")
         con.executemany("INSERT INTO oha VALUES ('u', ?, ?, ?, ?, ?, 10, 1)",
                         [(s, s, e, d, st) for st, s, e, d in rows])
+
+
+class FakeInstance:
+    """An instance the overload phase drives: a name, an unreachable URL, no process to watch."""
+
+    def __init__(self, name):
+        self.name, self.url, self.pid, self.info = name, "http://127.0.0.1:1", 1, {}
+
+    def check_alive(self):
+        pass
+
+
+def phase_patched(oha, counts, stack):
+    """Patches, on stack (contextlib.ExitStack), everything overload_phase.run reaches outside the process: oha
+    (the function oha), the idle and drain waits, the log, and the server's status reads (next of counts)."""
+    stack.enter_context(mock.patch.object(overload_phase, "run_oha", oha))
+    stack.enter_context(mock.patch.object(overload_phase, "wait_quiet"))
+    stack.enter_context(mock.patch.object(overload_phase, "http_get", return_value=(200, b"")))
+    stack.enter_context(mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)))
+    stack.enter_context(mock.patch.object(overload_phase, "log"))
+    stack.enter_context(mock.patch.object(overload_phase.time, "sleep"))
+    stack.enter_context(mock.patch.object(overload_phase, "ensure_running", return_value=None))
 
 
 SUMMARY = {"statusCodeDistribution": {"200": 6, "503": 3, "500": 1},
@@ -193,13 +216,6 @@ class OverloadTargetsTest(unittest.TestCase):
 class OverloadPhaseTest(unittest.TestCase):
 
     def test_all_configurations_at_the_same_rates_with_counters_only_where_our_handler_runs(self):
-        class Inst:
-            def __init__(self, name):
-                self.name, self.url, self.pid, self.info = name, "http://127.0.0.1:1", 1, {}
-
-            def check_alive(self):
-                pass
-
         class Args:
             quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
             overload_rounds, overload_decisive_rounds, overload_decisive_points = 2, 1, 3
@@ -215,13 +231,9 @@ class OverloadPhaseTest(unittest.TestCase):
             return {"statusCodeDistribution": {"200": 1}}
         counts = iter([dict(admitted=10, rejected=0, completed=9, inFlight=1, queued=0),
                        dict(admitted=13, rejected=0, completed=12, inFlight=1, queued=0)] * 8)
-        with tempfile.TemporaryDirectory() as out, mock.patch.object(overload_phase, "run_oha", oha), \
-                mock.patch.object(overload_phase, "wait_quiet"), \
-                mock.patch.object(overload_phase, "http_get", return_value=(200, b"")), \
-                mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)), \
-                mock.patch.object(overload_phase, "log"), mock.patch.object(overload_phase.time, "sleep"), \
-                mock.patch.object(overload_phase, "ensure_running", return_value=None):
-            overload_phase.run(Args, [Inst("kernel-200"), Inst("vt-unbounded"), Inst("felix-virtual")],
+        with tempfile.TemporaryDirectory() as out, contextlib.ExitStack() as stack:
+            phase_patched(oha, counts, stack)
+            overload_phase.run(Args, [FakeInstance(c) for c in ("kernel-200", "vt-unbounded", "felix-virtual")],
                                dict(workloads=["R1s"], pause=0), closed, out, out)
             rows = ov.read_csv(os.path.join(out, "overload.csv"))
             series = ov.read_csv(os.path.join(out, "overload-series.csv"))
@@ -267,12 +279,6 @@ if __name__ == "__main__":
 class OverloadWatchInPhaseTest(unittest.TestCase):
 
     def test_the_watch_reads_are_own_requests_and_its_samples_are_written(self):
-        class Inst:
-            name, url, pid, info = "vt-adaptive", "http://127.0.0.1:1", 1, {}
-
-            def check_alive(self):
-                pass
-
         class Args:
             quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
             overload_rounds, overload_decisive_rounds, overload_decisive_points = 1, 1, 3
@@ -300,14 +306,11 @@ class OverloadWatchInPhaseTest(unittest.TestCase):
         # Per point: 1 answered + the drain probe + 2 watch reads + 1 final status read = 5 admitted.
         counts = iter([dict(admitted=10, rejected=0, completed=9, inFlight=1, queued=0),
                        dict(admitted=15, rejected=0, completed=14, inFlight=1, queued=0)] * 2)
-        with tempfile.TemporaryDirectory() as out, mock.patch.object(overload_phase, "run_oha", oha), \
-                mock.patch.object(overload_phase.watch, "Watch", FakeWatch), \
-                mock.patch.object(overload_phase, "wait_quiet"), \
-                mock.patch.object(overload_phase, "http_get", return_value=(200, b"")), \
-                mock.patch.object(overload_phase, "get_json", side_effect=lambda *a, **k: next(counts)), \
-                mock.patch.object(overload_phase, "log"), mock.patch.object(overload_phase.time, "sleep"), \
-                mock.patch.object(overload_phase, "ensure_running", return_value=None):
-            overload_phase.run(Args, [Inst()], dict(workloads=["R1s"], pause=0), closed, out, out)
+        with tempfile.TemporaryDirectory() as out, contextlib.ExitStack() as stack, \
+                mock.patch.object(overload_phase.watch, "Watch", FakeWatch):
+            phase_patched(oha, counts, stack)
+            overload_phase.run(Args, [FakeInstance("vt-adaptive")], dict(workloads=["R1s"], pause=0), closed, out,
+                               out)
             rows = ov.read_csv(os.path.join(out, "overload.csv"))
             watched = ov.read_csv(os.path.join(out, "overload-admission.csv"))
         r = next(r for r in rows if r["fraction"] == "1.3")

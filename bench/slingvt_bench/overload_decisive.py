@@ -5,7 +5,7 @@ decisive points get theirs (verdicts.decisive_points)."""
 import math
 
 from .data import num
-from .overload_open_report import REFERENCE, aa_spread, index
+from .overload_open_report import REFERENCE, index, ratios
 from .plan import DEFAULT_VIRTUAL
 from .verdicts import DECISIVE_MARGIN
 
@@ -20,18 +20,6 @@ def connection_bound(row):
             and conns < math.ceil(rate * (timeout + 0.5)) - 1)
 
 
-def goals(a, k, by, w, fr):
-    """(ratio, goal, spread, a throughput goal) of the default's three overload targets that compare figures."""
-    ok_a, ok_k = num(a.get("ok_per_s")), num(k.get("ok_per_s"))
-    own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
-    top = min(own, rate) if own and rate else None
-    p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
-    sp_ok = aa_spread(by, w, fr, "ok_per_s")
-    return [(ok_a / ok_k if ok_a is not None and ok_k else None, 1.0, sp_ok, True),
-            (ok_a / top if ok_a is not None and top else None, 0.9, sp_ok, True),
-            (p_k / p_a if p_a and p_k else None, 1.0, aa_spread(by, w, fr, "p99_ms"), False)]
-
-
 def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """[(workload, fraction)] of the overload points whose verdict more rounds may change, closest to its goal first,
     at most `limit`: a target of v against ref within max(DECISIVE_MARGIN, twice the twins' spread) of its goal, on
@@ -44,7 +32,7 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         k = by.get((ref, w, fr))
         if cf != v or not k or a.get("failed") or k.get("failed") or connection_bound(a) or connection_bound(k):
             continue
-        for ratio, goal, spread, throughput in goals(a, k, by, w, fr):
+        for ratio, goal, spread, throughput in ratios(a, k, by, w, fr):
             if ratio is None or (throughput and ratio >= goal and not int(num(a.get("losses")) or 0)):
                 continue
             gap = abs(ratio / goal - 1)

@@ -38,6 +38,21 @@ def aa_spread(by, w, fr, field):
     return abs(x / y - 1) if x is not None and y else None
 
 
+def ratios(a, k, by, w, fr):
+    """The default's three overload targets that compare figures, (ratio, goal, spread, a throughput goal) each:
+    answers in time per second against ref's (goal 1.0); against the lower of the offered rate and its own
+    closed-model capacity (0.9: no configuration answers more than is offered); ref's p99 over its own (1.0, "p99 ≤
+    ref's"). A ratio is None where a figure is missing. targets() judges them, overload_decisive chooses by them."""
+    ok_a, ok_k = num(a.get("ok_per_s")), num(k.get("ok_per_s"))
+    own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
+    top = min(own, rate) if own and rate else None
+    p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
+    sp_ok = aa_spread(by, w, fr, "ok_per_s")
+    return [(ok_a / ok_k if ok_a is not None and ok_k else None, 1.0, sp_ok, True),
+            (ok_a / top if ok_a is not None and top else None, 0.9, sp_ok, True),
+            (p_k / p_a if p_a and p_k is not None else None, 1.0, aa_spread(by, w, fr, "p99_ms"), False)]
+
+
 def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """(target, measured, verdict) for v at every overload point where v or ref was planned: answers in time per
     second ≥ ref's; ≥ 90 % of v's own closed-model capacity; p99 of its answers ≤ ref's; zero 503 where ref answered
@@ -56,24 +71,22 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
                                                  for cf in bad) + ")"
             out += [(lb, "failed", why) for lb in labels]
             continue
+        (r_k, _, sp_ok, _), (r_top, _, _, _), (r_p99, _, sp_p99, _) = ratios(a, k, by, w, fr)
         ok_a, ok_k = num(a["ok_per_s"]) or 0.0, num(k["ok_per_s"]) or 0.0
-        sp_ok = aa_spread(by, w, fr, "ok_per_s")
-        out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {ok_a / ok_k:.2f}×" if ok_k else ""),
-                    verdict(ok_a / ok_k, 1.0, sp_ok) if ok_k else "met"))
-        # No configuration can answer more than is offered: the goal is 90 % of the lower of the offered rate and
-        # the configuration's own closed-model capacity.
+        out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {r_k or 0.0:.2f}×" if ok_k else ""),
+                    verdict(r_k or 0.0, 1.0, sp_ok) if ok_k else "met"))
         own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
-        top = min(own, rate) if own and rate else None
-        out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f})/s = {100 * ok_a / top:.0f} %"
-                    if top else "no capacity", verdict(ok_a / top, 0.9, sp_ok) if top else "not measured"))
+        out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f})/s = {100 * (r_top or 0):.0f} %"
+                    if own and rate else "no capacity", verdict(r_top or 0.0, 0.9, sp_ok) if own and rate
+                    else "not measured"))
         p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
         if p_a is None:
             out.append((labels[2], f"{v} answered nothing in time", "MISSED"))
         elif p_k is None:
             out.append((labels[2], f"{ref} answered nothing in time", "not measured"))
         else:  # "p99 ≤ ref's" as ref / p99 ≥ 1, against the twins' difference in p99
-            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms", verdict(p_k / p_a if p_a else float("inf"), 1.0,
-                                                                            aa_spread(by, w, fr, "p99_ms"))))
+            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms",
+                        verdict(r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
         lost_k, s503 = int(num(k["losses"]) or 0), int(num(a["s503"]) or 0)
         if lost_k:
             out.append((labels[3], f"{ref} did not answer {lost_k:,} in time", "not applicable"))

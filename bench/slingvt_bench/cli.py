@@ -8,6 +8,7 @@ import time
 
 from . import metrics_cost
 from . import openload
+from . import open_phase
 from . import overload_phase
 from . import pgstore
 from . import data
@@ -19,7 +20,7 @@ from .load import ensure_wrk
 from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S,
                    LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, WORKLOADS, plan_cpus, point_duration)
 from .latency_runs import latencies_of, run_latencies
-from .points import ensure_running, measure_point, note_failure, open_model, warmup
+from .points import ensure_running, measure_point, note_failure, warmup
 from .sampling import machine_info, raise_fd_limit
 
 
@@ -70,9 +71,7 @@ def main():
                          "latency into OUT/latency-<MS>ms and a summary OUT/latency.md. Without --configs, --workloads "
                          "or --concurrency: kernel-200, vt-unbounded and its twin on cold50 at C = 100, 400, 1,000, "
                          "no open-model or overload phase (about 8 min per latency)")
-    ap.add_argument("--no-open-model", action="store_true",
-                    help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
-                         "kernel-200's capacity)")
+    open_phase.add_args(ap)
     overload_phase.add_args(ap)
     metrics_cost.add_args(ap)
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
@@ -149,6 +148,7 @@ def main():
         return metrics_cost.run(args, out, pdir)
     earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
     overload_phase.check_args(args, earlier, plan)
+    open_phase.check_args(args, plan)
     if args.only_overload:
         args.no_open_model, args.rounds, args.decisive_rounds = True, 1, 1
     if not args.no_open_model or not args.no_overload:
@@ -239,7 +239,7 @@ def main():
             run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
                        [(r, i, wc) for r in range(args.rounds, args.decisive_rounds) for i, wc in enumerate(close)])
         if not args.no_open_model:
-            open_model(args, live, plan, rows, pdir, out)
+            open_phase.run(args, live, plan, rows, pdir, out)
         if not args.no_overload:
             overload_phase.run(args, live, plan, rows, pdir, out)
     finally:

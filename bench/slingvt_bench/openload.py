@@ -15,6 +15,8 @@ import os
 import shutil
 import subprocess
 
+from . import open_rounds
+
 OHA_VERSION = "1.16.0"
 FRACTIONS = (0.5, 0.9)
 DURATION_S = 20
@@ -24,7 +26,7 @@ IN_FLIGHT_AT_END = "aborted due to deadline"
 # with the lowest capacity there (every configuration is then driven at rates it reached in the closed model).
 REFERENCE = "kernel-200"
 # capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own.
-FIELDS = ["config", "workload", "fraction", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
+FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "achieved_rps", "connections", "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms",
           "p999_ms", "max_ms", "failed"]
 
@@ -174,23 +176,27 @@ def section(out):
              "own capacity, so the rates differ between configurations and their latencies are not comparable "
              "row by row. ")
     durations = ", ".join(sorted({r["duration_s"] for r in rows if r.get("duration_s")}))
+    order = {k: i for i, k in enumerate(dict.fromkeys(open_rounds.key(r) for r in rows))}
     L = ["\n## Latency at fixed arrival rates (open model)\n",
          f"oha {OHA_VERSION}, `--latency-correction` (each request timed from when it was due, so waiting for a "
          f"connection counts: no coordinated omission), {durations} s per "
          "rate, after the closed-model points. " + basis +
          "Achieved = successful answers per second. Errors leave out the requests still in flight when the run "
-         "ended. Latencies in ms. A run that failed stays in the table with its reason.\n",
+         "ended. Latencies in ms. A run that failed stays in the table with its reason."
+         + (" " + open_rounds.rounds_note(rows).strip() if open_rounds.rounds_note(rows) else "") + "\n",
          "| workload | offered /s | load | config | own capacity /s | achieved /s | p50 | p90 | p99 | p99.9 | max | "
          "errors | non-2xx |",
          "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in rows:
+    several = {open_rounds.key(r) for r in rows if open_rounds.round_of(r) > 1}
+    for r in sorted(rows, key=lambda r: (order[open_rounds.key(r)], open_rounds.round_of(r))):
         load = (f"{round(float(r['fraction']) * 100)} % of {r.get('reference') or 'own'} {r['capacity_rps']}")
+        config = r["config"] + (f" (round {open_rounds.round_of(r)})" if open_rounds.key(r) in several else "")
         own = r.get("own_capacity_rps") or (r["capacity_rps"] if not r.get("reference") else "–")
         if r.get("failed"):
-            L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {r['config']} | {own} | "
+            L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {config} | {own} | "
                      f"**failed**: {r['failed'].replace('|', '/')} |" + " – |" * 7)
             continue
-        L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {r['config']} | {own} | {r['achieved_rps']} | "
+        L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {config} | {own} | {r['achieved_rps']} | "
                  f"{r['p50_ms']} | {r['p90_ms']} | {r['p99_ms']} | {r['p999_ms']} | {r['max_ms']} | {r['errors']} | "
                  f"{r['non2xx']} |")
     workloads = list(dict.fromkeys(r["workload"] for r in rows))

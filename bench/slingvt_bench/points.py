@@ -1,16 +1,14 @@
-"""Measuring: the warm-up, one (configuration, workload, concurrency) point with its samples and drain, and the
-open-model latency runs after the grid."""
+"""Measuring: the warm-up, and one (configuration, workload, concurrency) point with its samples and drain."""
 import os
 import shutil
 import time
 
-from . import openload
 from . import pgstore
 from .common import BenchError, free_port, log
 from .data import throughput
 from .httpget import http_get
-from .load import run_oha, run_wrk, steady_rate
-from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH, phase_instances
+from .load import run_wrk, steady_rate
+from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
 from .sampling import (heap_after_gc, proc_cpu_seconds, proc_threads_rss, thread_census, thread_cpu_split,
                        wait_quiet)
 
@@ -166,53 +164,3 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         + (f"; database: {db['db_rt_per_req']} round trips/request, CPU {db['db_cpu_pct']} %, pool active peak "
            f"{db['pool_active_max']}, waiting peak {db['pool_waiting_max']} ({db['pool_samples']} samples)" if db else ""))
     return row
-
-
-def open_model(args, live, plan, rows, pdir, out):
-    """After the closed-model grid: every configuration at the same fixed arrival rates per workload
-    (openload.FRACTIONS of the reference configuration's capacity there, openload.offered_rates), configurations
-    interleaved per rate, each followed by the drain. A run that fails, or a configuration that is down and cannot
-    be restarted, gives a failed row."""
-    path = os.path.join(out, "openmodel.csv")
-    # --append: the rates measured before stay; a configuration and workload measured again replaces them.
-    done = openload.read_csv(path) if getattr(args, "append", None) else []
-    live = phase_instances(args, plan, "open_configs", live)
-    again = {(i.name, w) for i in live for w in plan["workloads"]}
-    done = [r for r in done if (r["config"], r["workload"]) not in again]
-    # --quick: the 90 % rate only, 10 s each, so that the quick run stays under 10 minutes.
-    fractions, duration = ((0.9,), 10) if args.quick else (openload.FRACTIONS,
-                                                            plan.get("open_duration", openload.DURATION_S))
-    for wname in plan["workloads"]:
-        w = WORKLOADS[wname]
-        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
-        ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
-        for fraction, rate in rates:
-            conns = openload.connections(rate, w["r_ms"], args.fd_limit)
-            for inst in mine:
-                own = openload.capacity(rows, inst.name, wname)
-                try:
-                    down = ensure_running(args, inst, pdir)
-                    if down:
-                        raise BenchError(down)
-                    inst.check_alive()
-                    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
-                    out_json = os.path.join(pdir, f"oha-{inst.name}-{wname}-{int(fraction * 100)}.json")
-                    summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
-                                      out_json)
-                except (openload.OpenLoadError, BenchError) as e:
-                    log(f"{inst.name}: open model {wname} at {rate:.0f}/s: failed: {e}")
-                    if "error" not in inst.info:
-                        note_failure(inst, f"open model {wname} at {rate:.0f}/s", e)
-                    done.append(openload.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own, e))
-                    openload.write_csv(path, done)
-                    continue
-                r = openload.row(inst.name, wname, fraction, ref_cap, rate, conns, duration, summary, ref, own)
-                done.append(r)
-                log(f"{inst.name}: open model {wname} at {r['target_rps']}/s ({int(fraction * 100)} % of {ref}'s "
-                    f"{r['capacity_rps']}; own capacity {r['own_capacity_rps']}): {r['achieved_rps']}/s, "
-                    f"p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, p99.9 {r['p999_ms']} ms, errors {r['errors']}, "
-                    f"non-2xx {r['non2xx']}")
-                openload.write_csv(path, done)
-                wait_quiet(inst.pid, DRAIN_TIMEOUT)
-                http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)
-                time.sleep(plan["pause"])

@@ -5,6 +5,7 @@ the physical limit, the verdicts, the run-to-run spread, the database figures; t
 import json
 import os
 
+from . import open_rounds
 from . import openload
 from . import overload_open
 from . import overload_open_report
@@ -281,6 +282,6 @@ def write_all(out):
         f.write(markdown(d, meta, safe_default.section(out, d)) + openload.section(out)
                 + overload_open_report.section(out))
     plots.write_plots(out, d, meta)
-    plots.latency_plots(out, openload.read_csv(os.path.join(out, "openmodel.csv")))
+    plots.latency_plots(out, open_rounds.median_rows(openload.read_csv(os.path.join(out, "openmodel.csv"))))
     plots.overload_plots(out, overload_open.read_csv(os.path.join(out, "overload-series.csv")),
                          overload_open.read_csv(os.path.join(out, "overload.csv")))

@@ -3,7 +3,7 @@ twin's spread: the closed model against the better kernel pool and against unbou
 answered everything, and the open model's p99 below capacity. The overload targets are overload_open_report's."""
 import os
 
-from . import openload, overload_open, overload_open_report
+from . import open_rounds, openload, overload_open, overload_open_report
 from .data import fmt_ratio, num
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS
 from .verdicts import aa_spread, better_kernel, judged, verdict
@@ -44,21 +44,24 @@ def closed(d, v=DEFAULT_VIRTUAL):
 
 
 def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
-    """(target, measured, verdict) per workload and load below capacity: v's p99 ≤ ref's, undecided within the
-    twins' difference in p99 there; a failed run of either is MISSED."""
-    by = overload_open_report.index(rows)
+    """(target, measured, verdict) per workload and load below capacity: v's p99 ≤ ref's, as the median over the
+    rounds of ref's p99 over v's (open_rounds), undecided within the twins' largest difference in p99 there; a failed
+    run of either is MISSED."""
     out = []
-    for w, fr in dict.fromkeys(overload_open_report.key(r) for r in rows):
-        a, k = by.get((v, w, fr)), by.get((ref, w, fr))
+    for w, fr in dict.fromkeys(open_rounds.key(r) for r in rows):
         label = f"open model {w} at {round(fr * 100)} % of {ref}'s capacity: {v} p99 ≤ {ref}'s"
-        if not a or not k or a.get("failed") or k.get("failed"):
+        if open_rounds.failed(rows, [v, ref], w, fr):
             out.append((label, "failed or not measured", "MISSED"))
             continue
-        pa, pk = num(a.get("p99_ms")), num(k.get("p99_ms"))
-        t = by.get((AA[1], w, fr))
-        twin = f" (twin {num(t['p99_ms']):,.1f})" if t and not t.get("failed") and num(t.get("p99_ms")) else ""
-        out.append((label, f"{pa:,.1f} vs {pk:,.1f} ms" + twin,
-                    verdict(pk / pa, 1.0, overload_open_report.aa_spread(by, w, fr, "p99_ms")) if pa and pk
+        pa, pk, pt = (open_rounds.median_p99(rows, cf, w, fr) for cf in (v, ref, AA[1]))
+        r = open_rounds.ratio(rows, w, fr, v, ref)
+        per = open_rounds.p99_ratios(rows, v, ref, w, fr)
+        measured = (f"{pa:,.1f} vs {pk:,.1f} ms" if pa is not None and pk is not None else "no p99")
+        if len(per) > 1:
+            measured += (f" (medians of {len(per)} rounds; {ref} : {v} per round "
+                         + " / ".join(f"{x:.3f}" for x in per) + ")")
+        measured += f" (twin {pt:,.1f})" if pt is not None and not open_rounds.failed(rows, [AA[1]], w, fr) else ""
+        out.append((label, measured, verdict(r, 1.0, open_rounds.spread(rows, w, fr)) if r is not None
                     else "not measured"))
     return out
 

@@ -56,7 +56,7 @@ class OpenLoadTest(unittest.TestCase):
 
     def test_open_model_drives_all_configurations_at_the_shared_rates_and_keeps_failed_runs(self):
         from unittest import mock
-        from slingvt_bench import points
+        from slingvt_bench import open_phase
         from slingvt_bench.common import BenchError
 
         class Inst:
@@ -77,11 +77,11 @@ class OpenLoadTest(unittest.TestCase):
         def oha(args, cmd, duration, out_json):
             driven.append((out_json.split("oha-")[1], cmd[cmd.index("-q") + 1]))
             return {"statusCodeDistribution": {"200": 10}, "latencyPercentiles": {"p50": 0.1, "p99": 0.2}}
-        with tempfile.TemporaryDirectory() as out, mock.patch.object(points, "run_oha", oha), \
-                mock.patch.object(points, "wait_quiet"), mock.patch.object(points, "http_get"), \
-                mock.patch.object(points, "log"), mock.patch.object(points.time, "sleep"), \
-                mock.patch.object(points, "ensure_running", return_value=None):
-            points.open_model(Args, live, dict(workloads=["R100ms"], pause=0), closed, out, out)
+        with tempfile.TemporaryDirectory() as out, mock.patch.object(open_phase, "run_oha", oha), \
+                mock.patch.object(open_phase, "wait_quiet"), mock.patch.object(open_phase, "http_get"), \
+                mock.patch.object(open_phase, "log"), mock.patch.object(open_phase.time, "sleep"), \
+                mock.patch.object(open_phase, "ensure_running", return_value=None):
+            open_phase.run(Args, live, dict(workloads=["R100ms"], pause=0), closed, out, out)
             rows = openload.read_csv(os.path.join(out, "openmodel.csv"))
             text = openload.section(out)
         self.assertEqual(sorted(driven), [("kernel-200-R100ms-50.json", "500.0"), ("kernel-200-R100ms-90.json", "900.0"),

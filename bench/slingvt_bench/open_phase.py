@@ -1,0 +1,117 @@
+"""The open-model phase below capacity of ./sling-vt bench: its options, and every configuration driven by oha at the
+same fixed arrival rates per workload (openload.offered_rates), then more rounds at the points whose p99 verdict one
+round cannot settle (open_rounds.decisive_points)."""
+import os
+import time
+
+from . import open_rounds, openload
+from .common import BenchError, log
+from .httpget import http_get
+from .load import run_oha
+from .plan import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, phase_instances
+from .points import ensure_running, note_failure
+from .sampling import wait_quiet
+
+
+def add_args(ap):
+    ap.add_argument("--no-open-model", action="store_true",
+                    help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
+                         "kernel-200's capacity)")
+    ap.add_argument("--open-decisive-rounds", type=int,
+                    help="after the open model's first round, measure its decisive points (the default's p99 within "
+                         "15 %% or twice the A/A spread of kernel-200's) until they have this many rounds (full run: "
+                         "3; else 1)")
+    ap.add_argument("--open-decisive-points", type=int,
+                    help="at most this many open-model points get those rounds, closest to their goal first (full "
+                         "run: 5)")
+
+
+def check_args(args, plan):
+    if args.open_decisive_rounds is None:
+        args.open_decisive_rounds = plan.get("open_decisive_rounds", 1)
+    if args.open_decisive_points is None:
+        args.open_decisive_points = plan.get("open_decisive_points", 5)
+    if args.open_decisive_rounds < 1 or args.open_decisive_points < 0:
+        raise BenchError("--open-decisive-rounds must be 1 or more, --open-decisive-points 0 or more")
+
+
+def run(args, live, plan, rows, pdir, out):
+    """After the closed-model grid: one round of every workload at openload.FRACTIONS of the reference's capacity,
+    then the decisive points again until they have --open-decisive-rounds. openmodel.csv is rewritten after every
+    run; a run that fails, or a configuration that is down and cannot be restarted, gives a failed row."""
+    path = os.path.join(out, "openmodel.csv")
+    # --append: the rates measured before stay; a configuration and workload measured again replaces them.
+    done = openload.read_csv(path) if getattr(args, "append", None) else []
+    live = phase_instances(args, plan, "open_configs", live)
+    again = {(i.name, w) for i in live for w in plan["workloads"]}
+    done = [r for r in done if (r["config"], r["workload"]) not in again]
+    last = getattr(args, "open_decisive_rounds", 1)
+    fractions, duration = rates_and_duration(args, plan)
+    n = len(fractions) * sum(1 for w in plan["workloads"] for i in live if w in CONFIGS[i.name].get("workloads", [w]))
+    extra = (last - 1) * len(live) * min(getattr(args, "open_decisive_points", 0),
+                                         len(fractions) * len(plan["workloads"]))
+    log(f"open model: {n} runs of {duration} s plus drains, at least {n * (duration + 5) // 60} min"
+        + (f"; then up to {extra} at decisive points, {extra * (duration + 5) // 60} min" if extra else ""))
+    run_round(args, live, plan, rows, pdir, path, done, 1)
+    if last > 1:
+        # Only the points this invocation measured: --append keeps other workloads' and configurations' rows.
+        close = open_rounds.decisive_points([r for r in done if (r["config"], r["workload"]) in again],
+                                            args.open_decisive_points)
+        log("open model decisive points (the default's p99 within "
+            f"{100 * open_rounds.DECISIVE_MARGIN:.0f} % or twice the A/A spread of kernel-200's): "
+            + (f"{', '.join(f'{w} {round(fr * 100)} %' for w, fr in close)}; rounds 2..{last} there" if close
+               else "none"))
+        for rnd in range(2, last + 1) if close else []:
+            run_round(args, live, plan, rows, pdir, path, done, rnd, only=set(close))
+
+
+def rates_and_duration(args, plan):
+    """(the fractions of the reference's capacity, seconds per run); --quick: the 90 % rate only, 10 s each, so
+    that the quick run stays under 10 minutes."""
+    return ((0.9,), 10) if args.quick else (openload.FRACTIONS, plan.get("open_duration", openload.DURATION_S))
+
+
+def run_round(args, live, plan, rows, pdir, path, done, rnd, only=None):
+    """One round of the open model, or of the points in only ((workload, fraction)), configurations interleaved per
+    rate, each run followed by the drain."""
+    fractions, duration = rates_and_duration(args, plan)
+    for wname in plan["workloads"]:
+        w = WORKLOADS[wname]
+        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
+        for fraction, rate in rates:
+            if only is not None and (wname, fraction) not in only:
+                continue
+            conns = openload.connections(rate, w["r_ms"], args.fd_limit)
+            # The first configuration rotates with the round, so that none is always measured first after a drain.
+            for inst in mine[(rnd - 1) % len(mine):] + mine[:(rnd - 1) % len(mine)]:
+                done.append(measure(args, inst, wname, w, fraction, rate, conns, duration, ref, ref_cap,
+                                    openload.capacity(rows, inst.name, wname), pdir, rnd))
+                openload.write_csv(path, done)
+                if not done[-1].get("failed"):
+                    wait_quiet(inst.pid, DRAIN_TIMEOUT)
+                    http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)
+                    time.sleep(plan["pause"])
+
+
+def measure(args, inst, wname, w, fraction, rate, conns, duration, ref, ref_cap, own, pdir, rnd):
+    """One fixed-rate run: its row, or a failed row with the reason."""
+    try:
+        down = ensure_running(args, inst, pdir)
+        if down:
+            raise BenchError(down)
+        inst.check_alive()
+        url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+        name = f"oha-{inst.name}-{wname}-{int(fraction * 100)}" + (f"-r{rnd}" if rnd > 1 else "")
+        summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
+                          os.path.join(pdir, name + ".json"))
+    except (openload.OpenLoadError, BenchError) as e:
+        log(f"{inst.name}: open model {wname} round {rnd} at {rate:.0f}/s: failed: {e}")
+        if "error" not in inst.info:
+            note_failure(inst, f"open model {wname} at {rate:.0f}/s", e)
+        return dict(openload.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own, e), round=rnd)
+    r = dict(openload.row(inst.name, wname, fraction, ref_cap, rate, conns, duration, summary, ref, own), round=rnd)
+    log(f"{inst.name}: open model {wname} round {rnd} at {r['target_rps']}/s ({int(fraction * 100)} % of {ref}'s "
+        f"{r['capacity_rps']}; own capacity {r['own_capacity_rps']}): {r['achieved_rps']}/s, p50 {r['p50_ms']} ms, "
+        f"p99 {r['p99_ms']} ms, p99.9 {r['p999_ms']} ms, errors {r['errors']}, non-2xx {r['non2xx']}")
+    return r

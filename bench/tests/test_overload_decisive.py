@@ -68,6 +68,16 @@ class DecisivePointsTest(unittest.TestCase):
                                                    connections=str(ov.connections(434.0476, 10, 10 ** 6)))))
         self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10")))
 
+    def test_a_client_short_of_connections_by_the_rate_that_kept_some_free_was_not_capped(self):
+        short = dict(target_rps="1087.8", timeout_s="10", connections="8000")
+        # full-2026-11-28b, repo200 at 200 %: auto's client ended with 5,852 of 8,000 open, R10ms at 200 % with 7,918
+        self.assertFalse(dec.connection_bound(dict(short, cut_off="5852")))
+        self.assertTrue(dec.connection_bound(dict(short, cut_off="7918")))
+        self.assertTrue(dec.connection_bound(dict(short, cut_off="7600")))
+        self.assertFalse(dec.connection_bound(dict(short, cut_off="7599")))
+        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
+                                                   cut_off="4557")))
+
 
 class DecisiveRoundsInPhaseTest(unittest.TestCase):
 

@@ -24,11 +24,14 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
     private static final String LOAD = DemoServletsSupport.WORK_JSON + "?reads=1&idleDelay=2";
     private static final int CLIENTS = 4;
     /**
-     * The web console's bundle list, read while the framework stops, updates or uninstalls a bundle, once answered
-     * 500 in this project's CI (the cause was not recorded then; {@link #consoleRead} prints it). Those reads
-     * only tell this test when a step is done; the requests under test are the load's and the console's actions, whose
-     * failures are not tolerated. At most this many failed reads, each printed with its body and the last
-     * {@value #LOG_LINES} lines of error.log.
+     * The web console's bundle list, read while this bundle stops, updates or uninstalls, can answer 500: Felix web
+     * console 5.0.18 walks its plugin map unlocked while the observability bundle's console page, which follows this
+     * bundle, unregisters or registers (docs/UPSTREAM.md: three back-to-back readers over 30 such cycles, 0 of 8,787
+     * reads failed on a fresh instance, 4 of 7,219 where more components came and went; a bundle no console page
+     * follows, 0 of 5,775). This test reads about every 100 ms during one cycle, and those reads only tell it when a
+     * step is done; the requests under test are the load's and the console's actions, whose failures are not
+     * tolerated. At most this many failed reads, each printed with its body and the last {@value #LOG_LINES} lines of
+     * error.log.
      */
     private static final int MAX_FAILED_CONSOLE_READS = 2;
     private static final int LOG_LINES = 40;

@@ -8,7 +8,8 @@ from . import open_rounds, openload
 from .common import BenchError, log
 from .httpget import http_get
 from .load import run_oha
-from .plan import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, phase_instances
+from .plan import (CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args,
+                   phase_instances)
 from .points import ensure_running, note_failure
 from .sampling import wait_quiet
 
@@ -17,22 +18,13 @@ def add_args(ap):
     ap.add_argument("--no-open-model", action="store_true",
                     help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
                          "kernel-200's capacity)")
-    ap.add_argument("--open-decisive-rounds", type=int,
-                    help="after the open model's first round, measure its decisive points (the default's p99 within "
-                         "15 %% or twice the A/A spread of kernel-200's) until they have this many rounds (full run: "
-                         "3; else 1)")
-    ap.add_argument("--open-decisive-points", type=int,
-                    help="at most this many open-model points get those rounds, closest to their goal first (full "
-                         "run: 5)")
+    add_decisive_args(ap, "open", "open-model", "the open model's first round",
+                      "its decisive points (the default's p99 within 15 %% or twice the A/A spread of kernel-200's)",
+                      5)
 
 
 def check_args(args, plan):
-    if args.open_decisive_rounds is None:
-        args.open_decisive_rounds = plan.get("open_decisive_rounds", 1)
-    if args.open_decisive_points is None:
-        args.open_decisive_points = plan.get("open_decisive_points", 5)
-    if args.open_decisive_rounds < 1 or args.open_decisive_points < 0:
-        raise BenchError("--open-decisive-rounds must be 1 or more, --open-decisive-points 0 or more")
+    check_decisive_args(args, plan, "open", 5)
 
 
 def run(args, live, plan, rows, pdir, out):

@@ -11,7 +11,8 @@ from . import overload_watch as watch
 from .common import BenchError, log
 from .httpget import get_json, http_get
 from .load import run_oha
-from .plan import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, phase_instances
+from .plan import (CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args,
+                   phase_instances)
 from .points import ensure_running, note_failure
 from .sampling import wait_quiet
 
@@ -29,13 +30,9 @@ def add_args(ap):
     ap.add_argument("--overload-rounds", type=int, default=1,
                     help="rounds of every overload point, one after the other in this sitting with the configurations "
                          "interleaved in each; the targets judge each configuration's median round (default 1)")
-    ap.add_argument("--overload-decisive-rounds", type=int,
-                    help="after --overload-rounds, measure the decisive overload points (a target of the default "
-                         "within 15 %% or twice the A/A spread of its goal, the client with connections to spare) "
-                         "until they have this many rounds (full run: 3; else 1)")
-    ap.add_argument("--overload-decisive-points", type=int,
-                    help="at most this many overload points get those rounds, closest to their goal first (full "
-                         "run: 3)")
+    add_decisive_args(ap, "overload", "overload", "--overload-rounds",
+                      "the decisive overload points (a target of the default within 15 %% or twice the A/A spread of "
+                      "its goal, the client with connections to spare)", 3)
     ap.add_argument("--no-overload", action="store_true",
                     help="skip the open-model overload (every configuration at 130 %% and 200 %% of kernel-200's "
                          "capacity)")
@@ -52,14 +49,9 @@ def check_args(args, earlier_rows, plan):
         raise BenchError("--only-overload and --no-overload exclude each other")
     if args.overload_duration is None:
         args.overload_duration = ov.QUICK_DURATION_S if args.quick else ov.DURATION_S
-    if args.overload_decisive_rounds is None:
-        args.overload_decisive_rounds = plan.get("overload_decisive_rounds", 1)
-    if args.overload_decisive_points is None:
-        args.overload_decisive_points = plan.get("overload_decisive_points", 3)
+    check_decisive_args(args, plan, "overload", 3)
     if args.overload_duration < 1 or args.overload_timeout < 1 or args.overload_rounds < 1:
         raise BenchError("--overload-duration, --overload-timeout and --overload-rounds must be 1 or more")
-    if args.overload_decisive_rounds < 1 or args.overload_decisive_points < 0:
-        raise BenchError("--overload-decisive-rounds must be 1 or more, --overload-decisive-points 0 or more")
     if args.only_overload:
         if not args.configs:
             plan["configs"] = list(dict.fromkeys(r["config"] for r in earlier_rows))

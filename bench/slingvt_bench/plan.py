@@ -2,6 +2,8 @@
 the CPU pinning of server and load generator."""
 import os
 
+from .common import BenchError
+
 
 HTTP_PID = "io.github.slingvt.http.VirtualThreads"
 FELIX_HTTP_PID = "org.apache.felix.http"
@@ -245,3 +247,23 @@ def plan_cpus(args):
     args.load_cpus = set(cpus[-n_load:])
     args.server_cpus = set(cpus[:-n_load])
     return f"server on CPU {sorted(args.server_cpus)}, wrk on CPU {sorted(args.load_cpus)} (taskset-style affinity)"
+
+
+def add_decisive_args(ap, phase, kind, after, chosen, full_points):
+    """--PHASE-decisive-rounds and --PHASE-decisive-points of a phase whose close points get more rounds."""
+    ap.add_argument(f"--{phase}-decisive-rounds", type=int,
+                    help=f"after {after}, measure {chosen} until they have this many rounds (full run: 3; else 1)")
+    ap.add_argument(f"--{phase}-decisive-points", type=int,
+                    help=f"at most this many {kind} points get those rounds, closest to their goal first (full "
+                         f"run: {full_points})")
+
+
+def check_decisive_args(args, plan, phase, default_points):
+    """The plan's values where the options were not given; a clear error for values that make no sense."""
+    rounds, points = f"{phase}_decisive_rounds", f"{phase}_decisive_points"
+    if getattr(args, rounds) is None:
+        setattr(args, rounds, plan.get(rounds, 1))
+    if getattr(args, points) is None:
+        setattr(args, points, plan.get(points, default_points))
+    if getattr(args, rounds) < 1 or getattr(args, points) < 0:
+        raise BenchError(f"--{phase}-decisive-rounds must be 1 or more, --{phase}-decisive-points 0 or more")

@@ -305,7 +305,7 @@ def parse_points(text):
 
 def last_round(rows, wname, c):
     """The highest round an earlier invocation measured at this point (0 for none)."""
-    return max((int(r.get("round") or 1) for r in rows
+    return max((data.round_of(r) for r in rows
                 if r["workload"] == wname and int(r["concurrency"]) == c), default=0)
 
 

@@ -75,6 +75,32 @@ def lower_median(values):
     return values[(len(values) - 1) // 2] if values else None
 
 
+def round_of(row):
+    """The round of a row (closed model, open model, overload, series); rows written before rounds existed are
+    round 1."""
+    return int(row.get("round") or 1)
+
+
+def rate_point(row):
+    """(workload, fraction of the reference's capacity): the point of an open-model or overload row."""
+    return row["workload"], float(row["fraction"])
+
+
+def median_rounds(rows, field):
+    """One row per (config, workload, fraction) of open-model or overload rows: the round with the (lower) median
+    of field; a failed round stands for the point, as a failed point is missed."""
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["config"], *rate_point(r)), []).append(r)
+    out = []
+    for group in groups.values():
+        bad = [r for r in group if r.get("failed")]
+        measured = sorted((r for r in group if num(r.get(field)) is not None),
+                          key=lambda r: (num(r[field]), round_of(r)))
+        out.append(bad[0] if bad or not measured else measured[(len(measured) - 1) // 2])
+    return out
+
+
 def failed_row(config, workload, r_ms, c, rnd, reason):
     """A measurement that did not happen or did not finish: it stays in the grid, with the reason, and counts as
     missed in every verdict it takes part in (verdicts.py)."""
@@ -114,7 +140,7 @@ class Data:
             r["cpu_ms"] = 10.0 * cpu / thr if cpu and thr else None
             groups.setdefault((r["config"], r["workload"], int(r["concurrency"])), []).append(r)
         self.rows = rows
-        self.rounds = {k: sorted(v, key=lambda r: int(r.get("round") or 1)) for k, v in groups.items()}
+        self.rounds = {k: sorted(v, key=round_of) for k, v in groups.items()}
         self.by = {k: self._median_row(v) for k, v in groups.items()}
         self.max_rounds = max((len(v) for v in groups.values()), default=1)
         present = {r["config"] for r in rows}
@@ -140,8 +166,8 @@ class Data:
 
     def round_ratios(self, a, b, workload, c, field="thr"):
         """a : b in each round both measured (of throughput, or of another numeric field such as cpu_ms)."""
-        ra = {int(r.get("round") or 1): num(r.get(field)) for r in self.rounds.get((a, workload, c), [])}
-        rb = {int(r.get("round") or 1): num(r.get(field)) for r in self.rounds.get((b, workload, c), [])}
+        ra = {round_of(r): num(r.get(field)) for r in self.rounds.get((a, workload, c), [])}
+        rb = {round_of(r): num(r.get(field)) for r in self.rounds.get((b, workload, c), [])}
         return [ratio(ra[k], rb[k]) for k in sorted(ra) if k in rb and ratio(ra[k], rb[k]) is not None]
 
     def ratio(self, a, b, workload, c):

@@ -3,31 +3,23 @@
 few dozen answers; one round cannot settle a point within a few percent of its goal (full-2026-11-28b: repo200 at
 50 %, 102.8 against 101.3 ms). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
-from .data import lower_median, num
-from .plan import AA, DEFAULT_VIRTUAL
+from .data import lower_median, median_rounds, num, rate_point, round_of
+from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
 from .verdicts import DECISIVE_MARGIN
-
-REFERENCE = "kernel-200"
-
-
-def key(r):
-    return r["workload"], float(r["fraction"])
-
-
-def round_of(r):
-    """The round of a row; rows written before rounds existed are round 1."""
-    return int(r.get("round") or 1)
-
 
 def rounds_of(rows, config, w, fr):
     """{round: row} of one configuration at one point."""
-    return {round_of(r): r for r in rows if r["config"] == config and key(r) == (w, fr)}
+    return {round_of(r): r for r in rows if r["config"] == config and rate_point(r) == (w, fr)}
 
 
 def failed(rows, configs, w, fr):
     """The configurations among configs with a failed round at this point, or without any row there."""
-    return [cf for cf in configs if not rounds_of(rows, cf, w, fr)
-            or any(r.get("failed") for r in rounds_of(rows, cf, w, fr).values())]
+    out = []
+    for cf in configs:
+        mine = rounds_of(rows, cf, w, fr)
+        if not mine or any(r.get("failed") for r in mine.values()):
+            out.append(cf)
+    return out
 
 
 def p99_ratios(rows, a, b, w, fr):
@@ -54,18 +46,8 @@ def median_p99(rows, config, w, fr):
 
 
 def median_rows(rows):
-    """One row per (config, workload, fraction): the round with the (lower) median p99, for tables and plots; a
-    failed round stands for the point, as a failed point is missed."""
-    groups = {}
-    for r in rows:
-        groups.setdefault((r["config"], *key(r)), []).append(r)
-    out = []
-    for group in groups.values():
-        bad = [r for r in group if r.get("failed")]
-        measured = sorted((r for r in group if num(r.get("p99_ms")) is not None),
-                          key=lambda r: (num(r["p99_ms"]), round_of(r)))
-        out.append(bad[0] if bad or not measured else measured[(len(measured) - 1) // 2])
-    return out
+    """One row per (config, workload, fraction): the round with the (lower) median p99, for tables and plots."""
+    return median_rounds(rows, "p99_ms")
 
 
 def ratio(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
@@ -78,7 +60,7 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     ref's p99 over v's within max(DECISIVE_MARGIN, twice the twins' spread) of 1.0 on either side (a narrow "met"
     gets the rounds as a narrow miss does). A failed point is left out: it is missed whatever the rounds say."""
     gaps = {}
-    for w, fr in dict.fromkeys(key(r) for r in rows):
+    for w, fr in dict.fromkeys(rate_point(r) for r in rows):
         r = ratio(rows, w, fr, v, ref)
         if r is None or failed(rows, [v, ref], w, fr):
             continue
@@ -92,7 +74,7 @@ def rounds_note(rows):
     """A sentence for results.md naming the points measured in more rounds, or "" when every point had one."""
     per = {}
     for r in rows:
-        per[key(r)] = max(per.get(key(r), 1), round_of(r))
+        per[rate_point(r)] = max(per.get(rate_point(r), 1), round_of(r))
     more = {p: n for p, n in per.items() if n > 1}
     if not more:
         return ""

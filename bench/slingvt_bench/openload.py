@@ -16,6 +16,8 @@ import shutil
 import subprocess
 
 from . import open_rounds
+from .data import rate_point, round_of
+from .plan import REFERENCE
 
 OHA_VERSION = "1.16.0"
 FRACTIONS = (0.5, 0.9)
@@ -24,7 +26,6 @@ DURATION_S = 20
 IN_FLIGHT_AT_END = "aborted due to deadline"
 # The configuration whose capacity sets the offered rates of all; when it has none on a workload, the configuration
 # with the lowest capacity there (every configuration is then driven at rates it reached in the closed model).
-REFERENCE = "kernel-200"
 # capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own.
 FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "achieved_rps", "connections", "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms",
@@ -176,7 +177,7 @@ def section(out):
              "own capacity, so the rates differ between configurations and their latencies are not comparable "
              "row by row. ")
     durations = ", ".join(sorted({r["duration_s"] for r in rows if r.get("duration_s")}))
-    order = {k: i for i, k in enumerate(dict.fromkeys(open_rounds.key(r) for r in rows))}
+    order = {k: i for i, k in enumerate(dict.fromkeys(rate_point(r) for r in rows))}
     L = ["\n## Latency at fixed arrival rates (open model)\n",
          f"oha {OHA_VERSION}, `--latency-correction` (each request timed from when it was due, so waiting for a "
          f"connection counts: no coordinated omission), {durations} s per "
@@ -187,10 +188,10 @@ def section(out):
          "| workload | offered /s | load | config | own capacity /s | achieved /s | p50 | p90 | p99 | p99.9 | max | "
          "errors | non-2xx |",
          "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    several = {open_rounds.key(r) for r in rows if open_rounds.round_of(r) > 1}
-    for r in sorted(rows, key=lambda r: (order[open_rounds.key(r)], open_rounds.round_of(r))):
+    several = {rate_point(r) for r in rows if round_of(r) > 1}
+    for r in sorted(rows, key=lambda r: (order[rate_point(r)], round_of(r))):
         load = (f"{round(float(r['fraction']) * 100)} % of {r.get('reference') or 'own'} {r['capacity_rps']}")
-        config = r["config"] + (f" (round {open_rounds.round_of(r)})" if open_rounds.key(r) in several else "")
+        config = r["config"] + (f" (round {round_of(r)})" if rate_point(r) in several else "")
         own = r.get("own_capacity_rps") or (r["capacity_rps"] if not r.get("reference") else "–")
         if r.get("failed"):
             L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {config} | {own} | "

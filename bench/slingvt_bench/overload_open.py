@@ -14,6 +14,7 @@ import os
 import sqlite3
 
 from . import openload
+from .data import median_rounds
 
 FRACTIONS = (1.3, 2.0)
 DURATION_S = 60
@@ -150,26 +151,10 @@ def failed_row(config, workload, fraction, reference, cap, rate, own_cap, reason
                 own_capacity_rps=round(own_cap, 1) if own_cap else "", failed=" ".join(str(reason).split()) or "failed")
 
 
-def round_of(row):
-    """The round of an overload row or series row; rows written before rounds existed are round 1."""
-    return int(row.get("round") or 1)
-
-
 def median_rows(rows):
     """One row per (config, workload, fraction): the round with the median answers in time per second (the lower of
     the two middle ones for an even count); a failed round stands for the point, as a failed point is missed."""
-    groups = {}
-    for r in rows:
-        groups.setdefault((r["config"], r["workload"], float(r["fraction"])), []).append(r)
-    out = []
-    for group in groups.values():
-        failed = [r for r in group if r.get("failed")]
-        if failed:
-            out.append(failed[0])
-            continue
-        ranked = sorted(group, key=lambda r: (float(r.get("ok_per_s") or 0), round_of(r)))
-        out.append(ranked[(len(ranked) - 1) // 2])
-    return out
+    return median_rounds(rows, "ok_per_s")
 
 
 def write_csv(path, rows, fields=FIELDS):

@@ -3,30 +3,25 @@ against the server's counters, and the targets of the default virtual configurat
 import os
 
 from . import overload_open as ov
-from .data import num
+from .data import num, rate_point, round_of
 from .openload import OHA_VERSION
-from .plan import DEFAULT_VIRTUAL, aa_pair
+from .plan import DEFAULT_VIRTUAL, REFERENCE, aa_pair
 from .verdicts import DECISIVE_MARGIN, verdict
 
-REFERENCE = "kernel-200"
-
-
-def key(r):
-    return r["workload"], float(r["fraction"])
 
 
 def index(rows):
     """(config, workload, fraction) -> the row that stands for the point: its median round (ov.median_rows)."""
-    return {(r["config"], *key(r)): r for r in ov.median_rows(rows)}
+    return {(r["config"], *rate_point(r)): r for r in ov.median_rows(rows)}
 
 
 def rounds(rows):
-    return max((ov.round_of(r) for r in rows), default=1)
+    return max((round_of(r) for r in rows), default=1)
 
 
 def config_label(r, several):
     """The configuration of a row, with its round where the run measured more than one."""
-    return r["config"] + (f" (round {ov.round_of(r)})" if several else "")
+    return r["config"] + (f" (round {round_of(r)})" if several else "")
 
 
 def aa_spread(by, w, fr, field):
@@ -58,7 +53,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     second ≥ ref's; ≥ 90 % of v's own closed-model capacity; p99 of its answers ≤ ref's; zero 503 where ref answered
     every request in time. A ratio within the A/A spread of its goal is undecided; a failed point is MISSED."""
     by, out = index(rows), []
-    for w, fr in dict.fromkeys(key(r) for r in rows if r["config"] in (v, ref)):
+    for w, fr in dict.fromkeys(rate_point(r) for r in rows if r["config"] in (v, ref)):
         a, k = by.get((v, w, fr)), by.get((ref, w, fr))
         where = f"{w} at {a['target_rps'] if a else k['target_rps']}/s ({round(fr * 100)} % of {ref})"
         bad = [cf for cf, r in ((v, a), (ref, k)) if r is None or r.get("failed")]
@@ -98,7 +93,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
 def rounds_note(rows):
     per = {}
     for r in rows:
-        per[key(r)] = max(per.get(key(r), 1), ov.round_of(r))
+        per[rate_point(r)] = max(per.get(rate_point(r), 1), round_of(r))
     n, least = max(per.values(), default=1), min(per.values(), default=1)
     if n <= 1:
         return ""
@@ -173,7 +168,7 @@ def section(out):
           "in time.\n", "| target | measured | verdict |", "|---|---|---|"]
     L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith('undecided') else '❌ ' + v} |"
           for t, m, v in targets(rows)]
-    pts = list(dict.fromkeys(key(r) for r in rows if not r.get("failed")))
+    pts = list(dict.fromkeys(rate_point(r) for r in rows if not r.get("failed")))
     L.append("\nAnswers in time per second over the run, one line per configuration and round: "
              + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")
     L.append("\nRaw numbers: [overload.csv](overload.csv), per second [overload-series.csv](overload-series.csv)"

@@ -134,6 +134,9 @@ DEFAULT_VIRTUAL = "vt-adaptive"
 # The A/A pair: two identical instances whose difference at a point is the machine's noise there (a ratio within it
 # is "undecided"). The full run twins the judged configuration; the PostgreSQL runs and the runs before 2026-11-26
 # twin vt-unbounded (aa_pair picks whichever pair a run measured).
+# The configuration the open model and the overload derive their rates from and judge the default against:
+# Jetty's default pool size.
+REFERENCE = "kernel-200"
 AA = ("vt-adaptive", "vt-adaptive-twin")
 AA_UNBOUNDED = ("vt-unbounded", "vt-unbounded-twin")
 

@@ -9,8 +9,7 @@ imported only here, so the tables of a report need nothing beyond the standard l
 import os
 
 from .common import BenchError
-from .data import num
-from .overload_open import round_of
+from .data import num, round_of
 
 COLORS = {"kernel-200": "#d62728", "kernel-1000": "#ff7f0e", "felix-virtual": "#2ca02c",
           "vt-unbounded": "#1f77b4", "vt-unbounded-twin": "#7f7f7f", "vt-no-detector": "#17becf", "vt-bounded": "#9467bd",

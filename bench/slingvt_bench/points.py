@@ -8,7 +8,7 @@ from .common import BenchError, free_port, log
 from .data import throughput
 from .httpget import http_get
 from .load import run_wrk, steady_rate
-from .plan import CONFIGS, DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
+from .plan import DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
 from .sampling import (heap_after_gc, proc_cpu_seconds, proc_threads_rss, thread_census, thread_cpu_split,
                        wait_quiet)
 

@@ -4,12 +4,11 @@ answered everything, and the open model's p99 below capacity. The overload targe
 import os
 
 from . import open_rounds, openload, overload_open, overload_open_report
-from .data import fmt_ratio, num
-from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS
+from .data import fmt_ratio, num, rate_point
+from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from .verdicts import aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"
-REFERENCE = openload.REFERENCE
 
 
 def applies(d):
@@ -48,7 +47,7 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     rounds of ref's p99 over v's (open_rounds), undecided within the twins' largest difference in p99 there; a failed
     run of either is MISSED."""
     out = []
-    for w, fr in dict.fromkeys(open_rounds.key(r) for r in rows):
+    for w, fr in dict.fromkeys(rate_point(r) for r in rows):
         label = f"open model {w} at {round(fr * 100)} % of {ref}'s capacity: {v} p99 ≤ {ref}'s"
         if open_rounds.failed(rows, [v, ref], w, fr):
             out.append((label, "failed or not measured", "MISSED"))

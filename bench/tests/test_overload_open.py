@@ -11,6 +11,7 @@ from slingvt_bench import overload_open as ov
 from slingvt_bench import overload_open_report as rep
 from slingvt_bench import overload_phase
 from slingvt_bench.common import BenchError
+from slingvt_bench.data import round_of
 
 
 def oha_db(path, rows):
@@ -180,7 +181,7 @@ class OverloadTargetsTest(unittest.TestCase):
         self.assertIn("3 rounds per point", text)
 
     def test_rows_without_a_round_are_round_one(self):
-        self.assertEqual([ov.round_of(r) for r in (dict(), dict(round=""), dict(round="2"))], [1, 1, 2])
+        self.assertEqual([round_of(r) for r in (dict(), dict(round=""), dict(round="2"))], [1, 1, 2])
         rows = [orow("kernel-200", 1.3, 200, 9000), orow("vt-adaptive", 1.3, 240, 1200)]
         self.assertEqual(rep.index(rows)[("vt-adaptive", "R1s", 1.3)]["ok_per_s"], "240")
         with tempfile.TemporaryDirectory() as out:

@@ -25,8 +25,8 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
     private static final int CLIENTS = 4;
     /**
      * The web console's bundle list, read while this bundle stops, updates or uninstalls, can answer 500: Felix web
-     * console 5.0.18 walks its plugin map unlocked while the observability bundle's console page, which follows this
-     * bundle, unregisters or registers (docs/UPSTREAM.md: three back-to-back readers over 30 such cycles, 0 of 8,787
+     * console 5.0.18 walks its plugin map unlocked while the observability bundle's console plugins that follow this
+     * bundle unregister or register (docs/UPSTREAM.md: three back-to-back readers over 30 such cycles, 0 of 8,787
      * reads failed on a fresh instance, 4 of 7,219 where more components came and went; a bundle no console page
      * follows, 0 of 5,775). This test reads about every 100 ms during one cycle, and those reads only tell it when a
      * step is done; the requests under test are the load's and the console's actions, whose failures are not
@@ -35,6 +35,7 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
      */
     private static final int MAX_FAILED_CONSOLE_READS = 2;
     private static final int LOG_LINES = 40;
+    private static final String CONSOLE_PAGE = "/system/console/slingvt";
 
     private final List<String> failedConsoleReads = new ArrayList<>();
 
@@ -50,10 +51,18 @@ class HotInstallE2EIT extends OwnInstanceTestSupport {
 
             assertAnswered(bundleAction(id, "stop"), "stop");
             awaitThreads(false, "after stop: Felix's own platform threads");
+            // The operator's page stays (with the pools' switch and the pinned stacks) and says what is missing.
+            HttpResponse<String> page = sling.get(CONSOLE_PAGE, true);
+            assertThat(page.statusCode()).as("console page while stopped").isEqualTo(200);
+            assertThat(page.body()).contains("Not available: the bundle http-virtual-threadpool is not active.")
+                    .contains("Switch all Sling thread pools to kernel");
+            assertThat(sling.get(CONSOLE_PAGE + ".json", true).statusCode()).as("HTTP status while stopped")
+                    .isEqualTo(503);
             awaitProgress(load);
 
             assertAnswered(bundleAction(id, "start"), "start");
             awaitThreads(true, "after start");
+            assertThat(sling.get(CONSOLE_PAGE, true).body()).contains("Switch HTTP requests to kernel");
             awaitProgress(load);
 
             // Same symbolic name: the console updates the installed bundle in place (new revision, same id).

@@ -38,6 +38,7 @@ final class ConsolePage {
      *
      * @param action the URL the forms post to (the page itself)
      * @param consoleRoot the web console's root ({@code /system/console}), for links to configurations
+     * @param http the HTTP request threads now, or {@code null} when http-virtual-threadpool is not active
      * @param pools commons-threads-virtual's pools, or {@code null} when that bundle is not active
      * @param sections the other bundles' sections, in ranking order
      * @param problems the refused configuration values of all Sling VT bundles
@@ -53,6 +54,22 @@ final class ConsolePage {
             configProblems(out, view.consoleRoot(), view.problems());
         }
         header(out, "HTTP request threads");
+        if (s == null) {
+            out.println("<p id='slingvt-http'>Not available: the bundle http-virtual-threadpool is not active.</p>");
+            out.println(SPACED + "</div>");
+        } else {
+            http(out, view, s);
+        }
+        scheduler(out, view.scheduler());
+        pools(out, view);
+        for (ConsoleSection section : view.sections()) {
+            header(out, section.title());
+            out.println("<div class='slingvt-section'>" + html(section) + "</div>" + SPACED + "</div>");
+        }
+        PinningText.printHtml(out, view.pinning());
+    }
+
+    private static void http(PrintWriter out, View view, HttpThreadsSnapshot s) {
         out.println("<table class='nicetable' id='slingvt-http'>");
         row(out, "Mode", s.mode().label());
         row(out, "Max concurrent requests", CapText.of(s));
@@ -70,14 +87,6 @@ final class ConsolePage {
         }
         out.println("</div>");
         LiveChart.render(out, view.action());
-
-        scheduler(out, view.scheduler());
-        pools(out, view);
-        for (ConsoleSection section : view.sections()) {
-            header(out, section.title());
-            out.println("<div class='slingvt-section'>" + html(section) + "</div>" + SPACED + "</div>");
-        }
-        PinningText.printHtml(out, view.pinning());
     }
 
     private static void scheduler(PrintWriter out, SchedulerStats.Figures scheduler) {

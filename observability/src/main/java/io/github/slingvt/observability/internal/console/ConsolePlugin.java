@@ -45,7 +45,9 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * <li>a bad value answers 400 naming the parameter and the allowed values; {@code redirect=true} (the page's
  * forms) answers with a redirect to the page instead of JSON.</li>
  * </ul>
- * The console's login protects all of it.
+ * The console's login protects all of it. The page stays while http-virtual-threadpool is stopped or being
+ * replaced (it says so, and a switch of the HTTP mode answers 503), so the operator keeps the pools' switch and the
+ * pinned stacks; a stopped bundle does not take an operator's page away.
  */
 @Component(service = Servlet.class, property = {
     "felix.webconsole.label=slingvt",
@@ -57,13 +59,22 @@ public final class ConsolePlugin extends HttpServlet {
     static final String POOLS_MODE = "poolsMode";
     private static final long serialVersionUID = 1L;
 
-    private final transient HttpThreads threads;
-    private final transient HttpModeSwitch modeSwitch;
+    static final String HTTP_MISSING = "the HTTP request threads are not available: the bundle"
+            + " http-virtual-threadpool is not active";
+
     private final transient PinnedThreads pinning;
     private final transient ConfigGuard guard;
     private final transient SchedulerStats scheduler = SchedulerStats.platform();
 
-    /** commons-threads-virtual may come and go without this page restarting: dynamic, hence fields. */
+    /** Both Sling VT bundles may come and go without this page restarting: dynamic, hence fields. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile transient HttpThreads threads;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile transient HttpModeSwitch modeSwitch;
+
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile transient ThreadPools pools;
@@ -76,16 +87,16 @@ public final class ConsolePlugin extends HttpServlet {
             policyOption = ReferencePolicyOption.GREEDY)
     private volatile transient LiveMetrics metrics;
 
-    /** DS keeps this list in ranking order and replaces it as sections come and go. */
+    /**
+     * DS keeps this list in ranking order and replaces it as sections come and go; it sets it (empty if need be)
+     * before the page is activated, so no initial value.
+     */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
-    private volatile transient List<ConsoleSection> sections = List.of();
+    private volatile transient List<ConsoleSection> sections;
 
     @Activate
-    public ConsolePlugin(@Reference HttpThreads threads, @Reference HttpModeSwitch modeSwitch,
-            @Reference PinnedThreads pinning, @Reference ConfigGuard guard) {
-        this.threads = threads;
-        this.modeSwitch = modeSwitch;
+    public ConsolePlugin(@Reference PinnedThreads pinning, @Reference ConfigGuard guard) {
         this.pinning = pinning;
         this.guard = guard;
     }
@@ -98,14 +109,16 @@ public final class ConsolePlugin extends HttpServlet {
                     "the live metrics are not active (component " + MetricsConfig.PID + ")"));
             return;
         }
+        HttpThreads http = threads;
         if (request.getPathInfo() != null && request.getPathInfo().endsWith(".json")) {
-            writeJson(response, HttpServletResponse.SC_OK, status());
+            writeStatus(response, http, HttpServletResponse.SC_OK);
             return;
         }
         response.setContentType("text/html;charset=utf-8");
         String consoleRoot = request.getContextPath() + request.getServletPath();
         ConsolePage.render(response.getWriter(), new ConsolePage.View(consoleRoot + "/slingvt", consoleRoot,
-                threads.snapshot(), pinning, scheduler.read(), pools, List.copyOf(sections), guard.problems()));
+                http != null ? http.snapshot() : null, pinning, scheduler.read(), pools, List.copyOf(sections),
+                guard.problems()));
     }
 
     @Override
@@ -127,16 +140,22 @@ public final class ConsolePlugin extends HttpServlet {
             writeJson(response, HttpServletResponse.SC_BAD_REQUEST, StatusJson.error(e.getMessage()));
             return;
         }
+        HttpModeSwitch target = modeSwitch;
+        HttpThreads http = threads;
+        if (target == null || http == null) {
+            writeJson(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, StatusJson.error(HTTP_MISSING));
+            return;
+        }
         boolean applied;
         try {
-            applied = modeSwitch.switchTo(mode, Duration.ofSeconds(10));
+            applied = target.switchTo(mode, Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             response.sendError(HttpServletResponse.SC_SERVICE_UNAVAILABLE, "interrupted");
             return;
         }
         if (!redirected(request, response)) {
-            writeJson(response, applied ? HttpServletResponse.SC_OK : HttpServletResponse.SC_ACCEPTED, status());
+            writeStatus(response, http, applied ? HttpServletResponse.SC_OK : HttpServletResponse.SC_ACCEPTED);
         }
     }
 
@@ -162,8 +181,13 @@ public final class ConsolePlugin extends HttpServlet {
         }
     }
 
-    private JsonNode status() {
-        return StatusJson.http(threads.snapshot(), pinning.count(), scheduler.read());
+    /** The status JSON ./sling-vt reads; 503 with the reason while the HTTP bundle is not active. */
+    private void writeStatus(HttpServletResponse response, HttpThreads http, int status) throws IOException {
+        if (http == null) {
+            writeJson(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, StatusJson.error(HTTP_MISSING));
+            return;
+        }
+        writeJson(response, status, StatusJson.http(http.snapshot(), pinning.count(), scheduler.read()));
     }
 
     private static boolean redirected(HttpServletRequest request, HttpServletResponse response) throws IOException {

@@ -30,6 +30,7 @@ class ConsolePageTest {
     private final PinningStats pinning = new PinningStats();
     private final List<ConfigProblem> problems = new ArrayList<>();
     private final List<ConsoleSection> sections = new ArrayList<>();
+    private boolean httpActive = true;
 
     @Test
     void showsHttpCountersSchedulerFiguresPoolsAndBothSwitches() {
@@ -81,6 +82,19 @@ class ConsolePageTest {
     }
 
     @Test
+    void keepsThePoolsAndPinningWhenTheHttpBundleIsMissing() {
+        httpActive = false;
+
+        String html = render(FIGURES, POOLS);
+
+        assertThat(html).contains("<p id='slingvt-http'>Not available: the bundle http-virtual-threadpool is not active.</p>")
+                .doesNotContain("Switch HTTP requests").doesNotContain("slingvt-live")
+                .contains(">Switch all Sling thread pools to kernel</button>")
+                .contains("<tr><td>Parallelism</td><td>4</td></tr>")
+                .contains("Pinned virtual threads");
+    }
+
+    @Test
     void escapesPoolNamesAndSettings() {
         ThreadPools pools = new Fakes.Pools("poolModes=[<x>=kernel]",
                 List.of(new ThreadPoolSnapshot("pool <x> & y", ThreadPoolMode.KERNEL, 1, 0, 0, 0, 5, 0)), List.of());
@@ -123,7 +137,7 @@ class ConsolePageTest {
     private String render(SchedulerStats.Figures figures, ThreadPools pools) {
         StringWriter out = new StringWriter();
         ConsolePage.render(new PrintWriter(out), new ConsolePage.View("/system/console/slingvt", "/system/console",
-                http.snapshot(), pinning, figures, pools, sections, problems));
+                httpActive ? http.snapshot() : null, pinning, figures, pools, sections, problems));
         return out.toString();
     }
 }

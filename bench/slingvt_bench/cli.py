@@ -12,13 +12,14 @@ from . import open_phase
 from . import overload_phase
 from . import pgstore
 from . import data
+from . import estimate
 from . import report
 from . import verdicts
 from .common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
 from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
 from .load import ensure_wrk
 from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S,
-                   LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, WORKLOADS, plan_cpus, point_duration)
+                   LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, WORKLOADS, phase_configs, plan_cpus, point_duration)
 from .latency_runs import latencies_of, run_latencies
 from .points import ensure_running, measure_point, note_failure, warmup
 from .sampling import machine_info, raise_fd_limit
@@ -198,12 +199,12 @@ def main():
                                                                     configs=meta["configs"], points=args.points)])
     if args.rounds < 1:
         raise BenchError("--rounds must be 1 or more")
-    points = args.rounds * sum(1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
+    points = 0 if args.only_overload else args.rounds * sum(
+        1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
     if args.decisive_rounds > args.rounds:
         points += (args.decisive_rounds - args.rounds) * min(args.decisive_points, len(grid)) * len(plan["configs"])
-    est = len(plan["configs"]) * (40 + args.warmup + 10) + points * (args.duration + 10)
     log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
-        f"{len(grid)} points, {points} measurements; estimated {est // 60} min {est % 60} s")
+        f"{len(grid)} points, {points} closed-model measurements; {run_estimate(args, plan, points)}")
 
     rows = list(earlier)  # earlier: only what the run in --append DIR had, for the round numbers
     started = time.time()
@@ -259,6 +260,21 @@ def main():
     shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
     log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
     return 0
+
+
+def run_estimate(args, plan, points):
+    """How long the whole run takes at most, phase by phase (decisive rounds counted as if every one is needed)."""
+    parts = [("start and warm-up", estimate.start_seconds(len(plan["configs"]), args.warmup)),
+             ("closed model", estimate.closed_seconds(points, args.duration))]
+    if not args.no_open_model:
+        n, extra, duration = open_phase.planned(args, plan, phase_configs(args, plan, "open_configs",
+                                                                          plan["configs"]))
+        parts.append(("open model", estimate.open_seconds(n + extra, duration)))
+    if not args.no_overload:
+        n, extra, duration = overload_phase.planned(args, plan, phase_configs(args, plan, "overload_configs",
+                                                                              plan["configs"]))
+        parts.append(("overload", estimate.overload_seconds(n + extra, duration)))
+    return estimate.describe(parts)
 
 
 def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds):

@@ -6,6 +6,7 @@ import time
 
 from . import open_rounds, openload
 from .common import BenchError, log
+from .estimate import minutes, open_seconds
 from .httpget import http_get
 from .load import run_oha
 from .plan import (CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args,
@@ -38,12 +39,9 @@ def run(args, live, plan, rows, pdir, out):
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     last = getattr(args, "open_decisive_rounds", 1)
-    fractions, duration = rates_and_duration(args, plan)
-    n = len(fractions) * sum(1 for w in plan["workloads"] for i in live if w in CONFIGS[i.name].get("workloads", [w]))
-    extra = (last - 1) * len(live) * min(getattr(args, "open_decisive_points", 0),
-                                         len(fractions) * len(plan["workloads"]))
-    log(f"open model: {n} runs of {duration} s plus drains, at least {n * (duration + 5) // 60} min"
-        + (f"; then up to {extra} at decisive points, {extra * (duration + 5) // 60} min" if extra else ""))
+    n, extra, duration = planned(args, plan, [i.name for i in live])
+    log(f"open model: {n} runs of {duration} s plus drains, about {minutes(open_seconds(n, duration))}"
+        + (f"; then up to {extra} at decisive points, {minutes(open_seconds(extra, duration))}" if extra else ""))
     run_round(args, live, plan, rows, pdir, path, done, 1)
     if last > 1:
         # Only the points this invocation measured: --append keeps other workloads' and configurations' rows.
@@ -55,6 +53,16 @@ def run(args, live, plan, rows, pdir, out):
                else "none"))
         for rnd in range(2, last + 1) if close else []:
             run_round(args, live, plan, rows, pdir, path, done, rnd, only=set(close))
+
+
+def planned(args, plan, names):
+    """(runs of the first round, runs at decisive points at most, seconds per run) for the configurations named
+    (phase_instances has already narrowed them to the phase's)."""
+    fractions, duration = rates_and_duration(args, plan)
+    n = len(fractions) * sum(1 for w in plan["workloads"] for c in names if w in CONFIGS[c].get("workloads", [w]))
+    extra = (getattr(args, "open_decisive_rounds", 1) - 1) * len(names) * min(
+        getattr(args, "open_decisive_points", 0), len(fractions) * len(plan["workloads"]))
+    return n, extra, duration
 
 
 def rates_and_duration(args, plan):

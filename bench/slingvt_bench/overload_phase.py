@@ -9,6 +9,7 @@ from . import overload_decisive
 from . import overload_open as ov
 from . import overload_watch as watch
 from .common import BenchError, log
+from .estimate import minutes, overload_seconds
 from .httpget import get_json, http_get
 from .load import run_oha
 from .plan import (CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args,
@@ -100,13 +101,11 @@ def run(args, live, plan, rows, pdir, out):
     done = [r for r in done if (r["config"], r["workload"]) not in again]
     series = [r for r in series if (r["config"], r["workload"]) not in again]
     watched = [r for r in watched if (r["config"], r["workload"]) not in again]
-    duration, timeout = args.overload_duration, args.overload_timeout
-    n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for i in live
-                                                       if wname in CONFIGS[i.name].get("workloads", [wname]))
-    extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * len(live) \
-        * min(args.overload_decisive_points, len(ov.FRACTIONS) * len(plan["workloads"]))
-    log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, at least {n * (duration + 10) // 60} "
-        f"min" + (f"; then up to {extra} at decisive points, {extra * (duration + 10) // 60} min" if extra else ""))
+    timeout = args.overload_timeout
+    n, extra, duration = planned(args, plan, [i.name for i in live])
+    log(f"overload: {n} points of {duration} s (timeout {timeout} s) plus drains, about "
+        f"{minutes(overload_seconds(n, duration))}"
+        + (f"; then up to {extra} at decisive points, {minutes(overload_seconds(extra, duration))}" if extra else ""))
     files = dict(path=path, spath=spath, wpath=wpath, series=series, watched=watched)
     for rnd in range(1, args.overload_rounds + 1):
         run_round(args, live, plan, rows, pdir, rnd, done, files)
@@ -121,6 +120,16 @@ def run(args, live, plan, rows, pdir, out):
                "there" if close else "none"))
         for rnd in range(args.overload_rounds + 1, last + 1) if close else []:
             run_round(args, live, plan, rows, pdir, rnd, done, files, only=set(close))
+
+
+def planned(args, plan, names):
+    """(runs of the first rounds, runs at decisive points at most, seconds per run) for the configurations named
+    (phase_instances has already narrowed them to the phase's)."""
+    n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for c in names
+                                                       if wname in CONFIGS[c].get("workloads", [wname]))
+    extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * len(names) \
+        * min(args.overload_decisive_points, len(ov.FRACTIONS) * len(plan["workloads"]))
+    return n, extra, args.overload_duration
 
 
 def run_round(args, live, plan, rows, pdir, rnd, done, files, only=None):

@@ -146,11 +146,17 @@ KEPT_WINS = ("R100ms", "R1s")
 KEPT_GOAL = 0.97
 
 
-def phase_instances(args, plan, key, live):
-    """The instances a phase drives: the plan's narrower list under key (open_configs, overload_configs) unless
+def phase_configs(args, plan, key, names):
+    """The configurations a phase drives: the plan's narrower list under key (open_configs, overload_configs) unless
     --configs named the configurations."""
     only = plan.get(key) if not getattr(args, "configs", None) else None
-    return [i for i in live if not only or i.name in only]
+    return [n for n in names if not only or n in only]
+
+
+def phase_instances(args, plan, key, live):
+    """The instances of phase_configs."""
+    names = phase_configs(args, plan, key, [i.name for i in live])
+    return [i for i in live if i.name in names]
 
 
 def aa_pair(configs):
@@ -161,7 +167,7 @@ def aa_pair(configs):
 # The warm-up is 60 s: on a 2-core machine whose CPU is slow, 30 s left the JIT compiling through the first points.
 # Issue #27 judges auto against the two kernel pools and unbounded, with auto's twin as the A/A control; Felix's own
 # virtual threads (felix-virtual) were judged in full-2026-11-25b and are left out so that the run fits one sitting
-# (about two hours on 2 cores). The open model below capacity runs the configurations that its p99 target compares
+# (at most about 2 h 35 min on 2 cores, see estimate.py). The open model below capacity runs the configurations that its p99 target compares
 # (kernel-200, unbounded, auto, twin; open_configs), the overload the reference and auto with its twin
 # (overload_configs): unbounded's collapse there is in auto-2026-11-25. 12 s per closed point, 15 s per open point.
 # Up to 7 closed points, 5 open-model points and 3 overload points whose verdict one round cannot settle get 3 rounds

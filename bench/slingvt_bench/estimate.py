@@ -1,0 +1,43 @@
+"""How long a run takes, said before it starts: every phase's measurements times what one costs on this machine."""
+
+from .plan import GC_TAIL_S
+
+# Wall time of one measurement beyond its load, from full-2026-11-28b on 2 cores: a closed point adds its GC tail,
+# the drain and the pause (25.8 s apart for 12 s of load), an open-model run its drain (17 s apart for 15 s), an
+# overload run its drain (63 s apart for 60 s). An instance answers 13-26 s after its start, then warms up.
+CLOSED_EXTRA_S = GC_TAIL_S + 10
+OPEN_EXTRA_S = 2
+OVERLOAD_EXTRA_S = 3
+START_S = 25
+
+
+def closed_seconds(measurements, duration):
+    return measurements * (duration + CLOSED_EXTRA_S)
+
+
+def open_seconds(runs, duration):
+    return runs * (duration + OPEN_EXTRA_S)
+
+
+def overload_seconds(runs, duration):
+    return runs * (duration + OVERLOAD_EXTRA_S)
+
+
+def start_seconds(configs, warmup):
+    return configs * (START_S + warmup)
+
+
+def minutes(seconds):
+    """'2 h 35 min', '64 min', '40 s'."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    h, m = divmod(int(round(seconds / 60)), 60)
+    return f"{h} h {m} min" if h else f"{m} min"
+
+
+def describe(parts):
+    """parts: [(phase, seconds)] in run order, zeros left out: 'about 2 h 35 min (start 7 min, closed 74 min, ...)'."""
+    shown = [(name, s) for name, s in parts if s > 0]
+    return f"about {minutes(sum(s for _, s in shown))} at most (" \
+        + ", ".join(f"{name} {minutes(s)}" for name, s in shown) + ")"

@@ -1,0 +1,58 @@
+"""The run's time estimate: counted per phase from the plan, with the costs per measurement of a real full run."""
+import argparse
+import csv
+import json
+import os
+import unittest
+
+from slingvt_bench import cli, estimate
+from slingvt_bench.plan import FULL
+
+RUN = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "benchmarks", "full-2026-11-28b")
+
+
+def rows(name):
+    with open(os.path.join(RUN, name), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def full_args(**over):
+    a = dict(quick=False, only_overload=False, no_open_model=False, no_overload=False, configs=None,
+             warmup=FULL["warmup"], duration=FULL["duration"], open_decisive_rounds=FULL["open_decisive_rounds"],
+             open_decisive_points=FULL["open_decisive_points"], overload_rounds=1,
+             overload_decisive_rounds=FULL["overload_decisive_rounds"],
+             overload_decisive_points=FULL["overload_decisive_points"], overload_duration=60)
+    a.update(over)
+    return argparse.Namespace(**a)
+
+
+class EstimateTest(unittest.TestCase):
+
+    def test_the_costs_give_back_the_elapsed_time_of_the_run_they_come_from(self):
+        # full-2026-11-28b's own counts: what it measured, not what it might have.
+        meta = json.load(open(os.path.join(RUN, "meta.json")))
+        closed, opened, over = len(rows("results.csv")), len(rows("openmodel.csv")), len(rows("overload.csv"))
+        self.assertEqual((closed, opened, over), (150, 40, 36))
+        total = (estimate.start_seconds(5, 60) + estimate.closed_seconds(closed, 12)
+                 + estimate.open_seconds(opened, 15) + estimate.overload_seconds(over, 60))
+        self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.03)
+
+    def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
+        text = cli.run_estimate(full_args(), dict(FULL), 100 + 2 * 7 * 5)
+        # closed 170 x 26 s, open model (40 + 2 x 4 x 5) x 17 s, overload (30 + 2 x 3 x 3) x 63 s
+        self.assertEqual(text, "about 2 h 34 min at most (start and warm-up 7 min, closed model 1 h 14 min, "
+                               "open model 23 min, overload 50 min)")
+
+    def test_phases_left_out_are_not_counted(self):
+        text = cli.run_estimate(full_args(no_open_model=True, no_overload=True), dict(FULL), 100)
+        self.assertEqual(text, "about 50 min at most (start and warm-up 7 min, closed model 43 min)")
+
+    def test_minutes(self):
+        self.assertEqual(estimate.minutes(40), "40 s")
+        self.assertEqual(estimate.minutes(3850), "1 h 4 min")
+        self.assertEqual(estimate.minutes(3000), "50 min")
+        self.assertEqual(estimate.minutes(9229), "2 h 34 min")
+
+
+if __name__ == "__main__":
+    unittest.main()

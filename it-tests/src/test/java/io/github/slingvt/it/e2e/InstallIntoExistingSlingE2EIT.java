@@ -2,6 +2,7 @@ package io.github.slingvt.it.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
     private static final String STATUS = "/system/console/status-slingvt-http.json";
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration HELD_GREEN = Duration.ofSeconds(2);
+    private static final List<String> RACES = List.of("\"this.vph\" is null", "\"defaultExtensions\" is null");
 
     @Test
     void installSwapSwitchAndRollBackOnARunningInstance() throws Exception {
@@ -79,18 +81,31 @@ class InstallIntoExistingSlingE2EIT extends OwnInstanceTestSupport {
             assertThat(ConsoleBundles.uninstall(sling, bundle)).as("uninstall %s", bundle).isEqualTo(200);
         }
         assertThat(ConsoleBundles.refreshPackages(sling)).isEqualTo(200);
-        for (String pid : List.of("io.github.slingvt.http.VirtualThreads", "io.github.slingvt.threads.VirtualThreadPools")) {
-            assertThat(sling.postForm("/system/console/configMgr/" + pid, Map.of("apply", "true", "delete", "true"),
-                    true).statusCode()).as("delete %s", pid).isEqualTo(200);
-        }
+        // The refresh runs in the background and restarts many console plugins; a console request meeting one of
+        // their registrations can answer 500 (docs/UPSTREAM.md, PluginHolder.getPlugins). The README deletes the
+        // configurations once the site serves again, and so does this.
         awaitServingAgain("the roll-back");
+        for (String pid : List.of("io.github.slingvt.http.VirtualThreads", "io.github.slingvt.threads.VirtualThreadPools")) {
+            HttpResponse<String> deleted = sling.postForm("/system/console/configMgr/" + pid,
+                    Map.of("apply", "true", "delete", "true"), true);
+            assertThat(deleted.statusCode()).as("delete %s: %s", pid, deleted.body()).isEqualTo(200);
+        }
         assertThat(ConsoleBundles.state(sling, SLING_THREADS)).isEqualTo("Active");
         for (String bundle : OURS) {
             assertThat(ConsoleBundles.state(sling, bundle)).as(bundle).isEqualTo("absent");
         }
         assertThat(sling.get(STATUS, true).statusCode()).isEqualTo(404);
         assertThat(sling.get("/starter.html").statusCode()).isEqualTo(200);
-        assertThat(ErrorLogAllowlist.load().unexpectedErrors(sling.errorLogLines())).as("ERROR lines").isEmpty();
+        List<String> errors = ErrorLogAllowlist.load().unexpectedErrors(sling.errorLogLines());
+        // Two upstream races of the bundles a refresh restarts (docs/UPSTREAM.md), each at most once per refresh:
+        // resourceresolver 2.0.2's MapEntries gets a change before its vanity-path handler exists ("this.vph"), and
+        // a request meets the servlet resolver while the service user mapper restarts it ("defaultExtensions", this
+        // test's own probe of the start page). Any other ERROR fails the test.
+        for (String race : RACES) {
+            assertThat(errors.stream().filter(e -> e.contains(race))).as("upstream race %s", race)
+                    .hasSizeLessThanOrEqualTo(2);
+        }
+        assertThat(errors.stream().filter(e -> RACES.stream().noneMatch(e::contains))).as("ERROR lines").isEmpty();
     }
 
     /**

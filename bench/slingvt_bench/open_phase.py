@@ -30,7 +30,8 @@ def check_args(args, plan):
 
 def run(args, live, plan, rows, pdir, out):
     """After the closed-model grid: one round of every workload at openload.FRACTIONS of the reference's capacity,
-    then the decisive points again until they have --open-decisive-rounds. openmodel.csv is rewritten after every
+    then the decisive points again until they have --open-decisive-rounds (only the configurations the p99 target
+    compares, open_rounds.COMPARED). openmodel.csv is rewritten after every
     run; a run that fails, or a configuration that is down and cannot be restarted, gives a failed row."""
     path = os.path.join(out, "openmodel.csv")
     # --append: the rates measured before stay; a configuration and workload measured again replaces them.
@@ -51,8 +52,9 @@ def run(args, live, plan, rows, pdir, out):
             f"{100 * open_rounds.DECISIVE_MARGIN:.0f} % or twice the A/A spread of kernel-200's): "
             + (f"{', '.join(f'{w} {round(fr * 100)} %' for w, fr in close)}; rounds 2..{last} there" if close
                else "none"))
+        compared = [i for i in live if i.name in open_rounds.COMPARED]
         for rnd in range(2, last + 1) if close else []:
-            run_round(args, live, plan, rows, pdir, path, done, rnd, only=set(close))
+            run_round(args, compared, plan, rows, pdir, path, done, rnd, only=set(close))
 
 
 def planned(args, plan, names):
@@ -60,8 +62,8 @@ def planned(args, plan, names):
     (phase_instances has already narrowed them to the phase's)."""
     fractions, duration = rates_and_duration(args, plan)
     n = len(fractions) * sum(1 for w in plan["workloads"] for c in names if w in CONFIGS[c].get("workloads", [w]))
-    extra = (getattr(args, "open_decisive_rounds", 1) - 1) * len(names) * min(
-        getattr(args, "open_decisive_points", 0), len(fractions) * len(plan["workloads"]))
+    extra = (getattr(args, "open_decisive_rounds", 1) - 1) * sum(1 for c in names if c in open_rounds.COMPARED) \
+        * min(getattr(args, "open_decisive_points", 0), len(fractions) * len(plan["workloads"]))
     return n, extra, duration
 
 

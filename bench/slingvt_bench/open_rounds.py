@@ -7,6 +7,10 @@ from .data import lower_median, median_rounds, num, rate_point, round_of
 from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
 from .verdicts import DECISIVE_MARGIN
 
+# The configurations the p99 target compares: only they run the decisive rounds (every one runs the first).
+COMPARED = (REFERENCE,) + AA
+
+
 def rounds_of(rows, config, w, fr):
     """{round: row} of one configuration at one point."""
     return {round_of(r): r for r in rows if r["config"] == config and rate_point(r) == (w, fr)}

@@ -39,9 +39,10 @@ class EstimateTest(unittest.TestCase):
 
     def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
         text = cli.run_estimate(full_args(), dict(FULL), 100 + 2 * 7 * 5)
-        # closed 170 x 26 s, open model (40 + 2 x 4 x 5) x 17 s, overload (30 + 2 x 3 x 3) x 63 s
-        self.assertEqual(text, "about 2 h 34 min at most (start and warm-up 7 min, closed model 1 h 14 min, "
-                               "open model 23 min, overload 50 min)")
+        # closed 170 x 26 s; open model (40 + 2 rounds x 3 compared configurations x 5 points) x 17 s; overload
+        # (30 + 2 x 3 x 3) x 63 s
+        self.assertEqual(text, "about 2 h 31 min at most (start and warm-up 7 min, closed model 1 h 14 min, "
+                               "open model 20 min, overload 50 min)")
 
     def test_phases_left_out_are_not_counted(self):
         text = cli.run_estimate(full_args(no_open_model=True, no_overload=True), dict(FULL), 100)

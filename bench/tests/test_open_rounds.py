@@ -78,12 +78,14 @@ class Inst:
 class OpenPhaseTest(unittest.TestCase):
 
     def test_only_the_decisive_points_get_more_rounds_with_the_first_configuration_rotating(self):
+        """vt-unbounded runs the first round only: the p99 target compares kernel-200, the default and its twin."""
         class Args:
             quick, oha, append, fd_limit = False, "oha", None, 20000
             open_decisive_rounds, open_decisive_points = 3, 1
         closed = [dict(config=cf, workload=w, rps_steady="1000", rps="1000")
-                  for cf in ("kernel-200", "vt-adaptive", "vt-adaptive-twin") for w in ("R100ms", "page")]
-        live = [Inst("kernel-200"), Inst("vt-adaptive"), Inst("vt-adaptive-twin")]
+                  for cf in ("kernel-200", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin")
+                  for w in ("R100ms", "page")]
+        live = [Inst("kernel-200"), Inst("vt-unbounded"), Inst("vt-adaptive"), Inst("vt-adaptive-twin")]
         # R100ms at 50 %: 1 % apart (decisive); the other three points: the default 2x ahead (settled)
         p99 = {("R100ms", "50"): {"kernel-200": 0.101, "vt-adaptive": 0.102, "vt-adaptive-twin": 0.1015}}
         driven = []
@@ -102,8 +104,8 @@ class OpenPhaseTest(unittest.TestCase):
             open_phase.run(Args, live, dict(workloads=["R100ms", "page"], pause=0), closed, out, out)
             rows = openload.read_csv(os.path.join(out, "openmodel.csv"))
             text = openload.section(out)
-        self.assertEqual(len(driven), 4 * 3 + 2 * 3)
-        self.assertEqual(driven[12:], ["vt-adaptive-R100ms-50-r2", "vt-adaptive-twin-R100ms-50-r2",
+        self.assertEqual(len(driven), 4 * 4 + 2 * 3)
+        self.assertEqual(driven[16:], ["vt-adaptive-R100ms-50-r2", "vt-adaptive-twin-R100ms-50-r2",
                                        "kernel-200-R100ms-50-r2", "vt-adaptive-twin-R100ms-50-r3",
                                        "kernel-200-R100ms-50-r3", "vt-adaptive-R100ms-50-r3"])
         rounds = {}

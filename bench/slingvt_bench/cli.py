@@ -13,6 +13,7 @@ from . import overload_phase
 from . import pgstore
 from . import data
 from . import estimate
+from . import readme_summary
 from . import report
 from . import verdicts
 from .common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
@@ -76,8 +77,17 @@ def main():
     overload_phase.add_args(ap)
     metrics_cost.add_args(ap)
     ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
+    ap.add_argument("--readme", metavar="DIR", help="write DIR as the run of record into README.md, between its "
+                    "markers: the default's targets with the losses first, the closed model's table and the "
+                    "overload's answers in time (DIR under docs/benchmarks, for the links)")
     add_launch_args(ap)
     args = ap.parse_args()
+
+    if args.readme:
+        readme = os.path.join(args.root, "README.md")
+        readme_summary.write_readme(args.readme, readme)
+        log(f"{readme}: run of record {args.readme} written between the markers; read the text around them")
+        return 0
 
     if args.report_only:
         if not os.path.isfile(os.path.join(args.report_only, "results.csv")):

@@ -65,10 +65,9 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     return out
 
 
-def section(out, d):
-    """The results.md section with every target of the safe default, misses first, or "" for older runs."""
-    if not applies(d):
-        return ""
+def judged_targets(out, d):
+    """(missed, undecided, met, the rest) of every target of the safe default in the run in out, each a list of
+    (target, measured, verdict) in the order of the results."""
     rows = closed(d)
     rows += open_p99(openload.read_csv(os.path.join(out, "openmodel.csv")))
     rows += [(f"overload {t}", m, vd) for t, m, vd in
@@ -76,7 +75,14 @@ def section(out, d):
     missed = [t for t in rows if t[2].startswith("MISSED")]
     undecided = [t for t in rows if t[2].startswith("undecided")]
     met = [t for t in rows if t[2] == "met"]
-    rest = [t for t in rows if t not in missed + undecided + met]
+    return missed, undecided, met, [t for t in rows if t not in missed + undecided + met]
+
+
+def section(out, d):
+    """The results.md section with every target of the safe default, misses first, or "" for older runs."""
+    if not applies(d):
+        return ""
+    missed, undecided, met, rest = judged_targets(out, d)
     L = ["## Targets of the default (`maxConcurrentRequests=auto`)\n",
          f"{DEFAULT_VIRTUAL} against the better kernel pool and {UNBOUNDED} in the closed model, against "
          f"{REFERENCE} in the open model and at overload. A ratio within the A/A spread of its goal ({AA[0]} : "

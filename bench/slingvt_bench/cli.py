@@ -248,7 +248,8 @@ def main():
                 f"of its goal): {', '.join(meta['decisive']['points']) or 'none'}; rounds "
                 f"{args.rounds + 1}..{args.decisive_rounds} there")
             run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
-                       [(r, i, wc) for r in range(args.rounds, args.decisive_rounds) for i, wc in enumerate(close)])
+                       [(r, i, wc) for r in range(args.rounds, args.decisive_rounds) for i, wc in enumerate(close)],
+                       compared=lambda w, c: verdicts.decisive_configs(plan["configs"], w, c, DEFAULT_VIRTUAL))
         if not args.no_open_model:
             open_phase.run(args, live, plan, rows, pdir, out)
         if not args.no_overload:
@@ -287,16 +288,18 @@ def run_estimate(args, plan, points):
     return estimate.describe(parts)
 
 
-def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds):
-    """Measures (round, index, (workload, C)) in order, every instance per point, the first instance rotating
-    with the index and round; rows, results.csv and meta.json are updated after every measurement. A measurement
-    that fails becomes a failed row (data.failed_row); a configuration that is down is restarted for its next point
-    while restarts are left (points.ensure_running), else its points are recorded as failed."""
+def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds, compared=None):
+    """Measures (round, index, (workload, C)) in order, every instance per point (or those compared(workload, C)
+    names), the first instance rotating with the index and round; rows, results.csv and meta.json are updated after
+    every measurement. A measurement that fails becomes a failed row (data.failed_row); a configuration that is down
+    is restarted for its next point while restarts are left (points.ensure_running), else its points are recorded
+    as failed."""
     csv_path = os.path.join(out, "results.csv")
     for rnd, i, (wname, c) in rounds:
         k = (i + rnd) % len(live) if live else 0
+        wanted = compared(wname, c) if compared else None
         for inst in live[k:] + live[:k]:
-            if wname not in CONFIGS[inst.name].get("workloads", [wname]):
+            if wname not in CONFIGS[inst.name].get("workloads", [wname]) or (wanted and inst.name not in wanted):
                 continue
             number, down = rnd + 1 + last_round(earlier, wname, c), None
             try:

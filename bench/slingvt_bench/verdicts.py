@@ -236,6 +236,14 @@ def at_bound(d, w, c):
 DECISIVE_MARGIN = 0.15
 
 
+def decisive_configs(configs, w, c, default_virtual):
+    """The configurations a decisive point measures again: those its targets compare (decisive_points). That is
+    every one but vt-unbounded, which only the wins-kept target compares (KEPT_WINS from C = 1,000), unless it is
+    the judged default or one of the A/A pair."""
+    unbounded = (w in KEPT_WINS and c >= 1000) or "vt-unbounded" in (default_virtual, *aa_pair(configs))
+    return [n for n in configs if n != "vt-unbounded" or unbounded]
+
+
 def decisive_points(d, grid, default_virtual, nproc, limit):
     """The points whose verdict one round cannot settle, closest to its goal first, at most `limit`: the default
     virtual setup against the better kernel pool and felix-virtual (goal 1.0), against unbounded at R1s and R100ms from

@@ -116,3 +116,24 @@ class FailedConfigurationTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ComparedOnlyTest(unittest.TestCase):
+
+    def test_a_decisive_round_measures_only_the_configurations_its_point_compares(self):
+        with tempfile.TemporaryDirectory() as out:
+            live = [FakeInstance(n, os.path.join(out, n)) for n in ("kernel-200", "vt-unbounded", "vt-adaptive")]
+            measured = []
+
+            def measure(args, inst, wname, c, pdir, duration, others, rnd):
+                measured.append((inst.name, wname, c))
+                return dict(config=inst.name, workload=wname, r_ms=100, concurrency=c, round=rnd, rps_steady="1.0",
+                            rps="1.0")
+            with mock.patch.object(cli, "measure_point", measure), mock.patch.object(cli.time, "sleep"), \
+                    mock.patch.object(cli, "log"), mock.patch.object(points, "log"):
+                cli.run_rounds(Args, dict(pause=0), live, [], [], out, out, {}, 0,
+                               [(1, 0, ("repo200", 100)), (1, 1, ("R1s", 1000))],
+                               compared=lambda w, c: ["kernel-200", "vt-adaptive"] + (["vt-unbounded"] if w == "R1s"
+                                                                                      else []))
+        self.assertEqual(sorted(n for n, w, _ in measured if w == "repo200"), ["kernel-200", "vt-adaptive"])
+        self.assertEqual(sorted(n for n, w, _ in measured if w == "R1s"), ["kernel-200", "vt-adaptive", "vt-unbounded"])

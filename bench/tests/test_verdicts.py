@@ -2,7 +2,7 @@
 import unittest
 
 from slingvt_bench.data import Data
-from slingvt_bench.verdicts import aa_spread, decisive_points, physical_limit, targets, verdict
+from slingvt_bench.verdicts import aa_spread, decisive_configs, decisive_points, physical_limit, targets, verdict
 
 
 def row(config, thr, c=1000, rnd=1, cpu="", bound=""):
@@ -83,6 +83,17 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(out[label], "MISSED")
         out = {t: v for t, _, v in targets(Data([peak, dict(row("vt-unbounded-twin", 100), threads_max="58")]))}
         self.assertTrue(out[label].startswith("undecided"), out[label])
+
+    def test_decisive_rounds_measure_unbounded_only_where_a_target_compares_it(self):
+        full = ["kernel-200", "kernel-1000", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin"]
+        without = [c for c in full if c != "vt-unbounded"]
+        self.assertEqual(decisive_configs(full, "repo200", 100, "vt-adaptive"), without)
+        self.assertEqual(decisive_configs(full, "page", 8000, "vt-adaptive"), without)
+        self.assertEqual(decisive_configs(full, "R100ms", 100, "vt-adaptive"), without)
+        self.assertEqual(decisive_configs(full, "R100ms", 1000, "vt-adaptive"), full)  # its wins kept
+        self.assertEqual(decisive_configs(full, "R1s", 8000, "vt-adaptive"), full)
+        older = ["kernel-200", "kernel-1000", "vt-unbounded", "vt-unbounded-twin"]
+        self.assertEqual(decisive_configs(older, "page", 100, "vt-unbounded"), older)  # the judged one itself
 
     def test_decisive_points_are_those_close_to_a_goal_closest_first(self):
         def pt(w, c, vt, k200, felix):

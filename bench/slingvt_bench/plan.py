@@ -172,7 +172,8 @@ def aa_pair(configs):
 # unbounded's collapse there is in auto-2026-11-25. 12 s per closed point, 15 s per open point. Up to 7 closed
 # points, 5 open-model points and 3 overload points whose verdict one round cannot settle get 3 rounds (verdicts,
 # open_rounds and overload_decisive.decisive_points; each with the configurations its targets compare,
-# verdicts.decisive_configs and open_rounds.COMPARED); five closed points left repo200 C = 100 (0.93x, the twins +-3 %) on one round in full-2026-11-28b.
+# verdicts.decisive_configs and open_rounds.COMPARED); five closed points left repo200 C = 100 (0.93x, the twins
+# +-3 %) on one round in full-2026-11-28b.
 FULL = dict(configs=["kernel-200", "kernel-1000", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin"],
             workloads=["R10ms", "R100ms", "R1s", "repo200", "page"], concurrency=[100, 1000, 4000, 8000], extra=[],
             warmup=60, duration=12, pause=1, decisive_rounds=3, decisive_points=7, open_duration=15,

@@ -219,8 +219,13 @@ def markdown(d, meta, lead=""):
 
     if d.max_rounds > 1:
         L.append(f"## Run-to-run spread ({d.max_rounds} rounds)\n")
-        L.append("Each point was measured in every round, all configurations one after the other (rotating order). "
-                 "Throughput cells above are the median round; ratios are the median of the per-round ratios. "
+        rounds = {(w, c): [len(d.rounds.get((cf, w, c), [])) for cf in d.configs if (cf, w, c) in d.rounds]
+                  for w, c in d.points()}
+        partial = any(max(n) > 1 and min(n) < max(n) for n in rounds.values() if n)
+        L.append("Points with more than one round were measured again in this sitting, the configurations one after "
+                 "the other (rotating order)" + ("; at a decisive point only those its targets compare (vt-unbounded "
+                                                 "where its wins kept are judged)" if partial else "")
+                 + ". Throughput cells above are the median round; ratios are the median of the per-round ratios. "
                  "Per-round ratios, in round order:\n")
         L.append("| workload | C | " + " | ".join(f"{a} : {b}" for a, b in ratios) + " |")
         L.append("|---|---:|" + "---|" * len(ratios))

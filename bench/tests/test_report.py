@@ -39,5 +39,19 @@ class WholeRunRateTest(unittest.TestCase):
         self.assertIn("1 on a whole-run rate †", out["every point: vt-unbounded ≥ 1.0 × kernel-200"])
 
 
+
+class RoundsTextTest(unittest.TestCase):
+
+    def test_the_spread_section_says_when_a_decisive_point_left_a_configuration_out(self):
+        def rounds(config, n):
+            return [dict(row(config, "500.0", "500.0"), round=str(k)) for k in range(1, n + 1)]
+        every = Data(rounds("kernel-200", 3) + rounds("vt-adaptive", 3) + rounds("vt-adaptive-twin", 3))
+        some = Data(rounds("kernel-200", 3) + rounds("vt-adaptive", 3) + rounds("vt-adaptive-twin", 3)
+                    + rounds("vt-unbounded", 1))
+        self.assertNotIn("only those its targets compare", markdown(every, {}))
+        self.assertIn("; at a decisive point only those its targets compare (vt-unbounded where its wins kept are "
+                      "judged).", markdown(some, {}))
+
+
 if __name__ == "__main__":
     unittest.main()

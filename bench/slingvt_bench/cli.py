@@ -20,7 +20,8 @@ from .common import BenchError, RUNNING, free_port, log, on_signal, run_main, st
 from .instances import Instance, add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
 from .load import ensure_wrk
 from .plan import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, FULL, FULL_POSTGRES, GC_TAIL_S,
-                   LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, WORKLOADS, phase_configs, plan_cpus, point_duration)
+                   LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, WORKLOADS, phase_configs, plan_cpus, point_duration,
+                   serves)
 from .latency_runs import latencies_of, run_latencies
 from .points import ensure_running, measure_point, note_failure, warmup
 from .sampling import machine_info, raise_fd_limit
@@ -210,7 +211,7 @@ def main():
     if args.rounds < 1:
         raise BenchError("--rounds must be 1 or more")
     points = 0 if args.only_overload else args.rounds * sum(
-        1 for n in plan["configs"] for w, _ in grid if w in CONFIGS[n].get("workloads", [w]))
+        1 for n in plan["configs"] for w, _ in grid if serves(n, w))
     if args.decisive_rounds > args.rounds:
         points += (args.decisive_rounds - args.rounds) * min(args.decisive_points, len(grid)) * len(plan["configs"])
     log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
@@ -299,7 +300,7 @@ def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds
         k = (i + rnd) % len(live) if live else 0
         wanted = compared(wname, c) if compared else None
         for inst in live[k:] + live[:k]:
-            if wname not in CONFIGS[inst.name].get("workloads", [wname]) or (wanted and inst.name not in wanted):
+            if not serves(inst.name, wname) or (wanted and inst.name not in wanted):
                 continue
             number, down = rnd + 1 + last_round(earlier, wname, c), None
             try:

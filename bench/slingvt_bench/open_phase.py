@@ -9,8 +9,8 @@ from .common import BenchError, log
 from .estimate import minutes, open_seconds
 from .httpget import http_get
 from .load import run_oha
-from .plan import (CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args,
-                   phase_instances)
+from .plan import (DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args, phase_instances,
+                   serves)
 from .points import ensure_running, note_failure
 from .sampling import wait_quiet
 
@@ -31,8 +31,8 @@ def check_args(args, plan):
 def run(args, live, plan, rows, pdir, out):
     """After the closed-model grid: one round of every workload at openload.FRACTIONS of the reference's capacity,
     then the decisive points again until they have --open-decisive-rounds (only the configurations the p99 target
-    compares, open_rounds.COMPARED). openmodel.csv is rewritten after every
-    run; a run that fails, or a configuration that is down and cannot be restarted, gives a failed row."""
+    compares, open_rounds.COMPARED). openmodel.csv is rewritten after every run; a run that fails, or a
+    configuration that is down and cannot be restarted, gives a failed row."""
     path = os.path.join(out, "openmodel.csv")
     # --append: the rates measured before stay; a configuration and workload measured again replaces them.
     done = openload.read_csv(path) if getattr(args, "append", None) else []
@@ -61,7 +61,7 @@ def planned(args, plan, names):
     """(runs of the first round, runs at decisive points at most, seconds per run) for the configurations named
     (phase_instances has already narrowed them to the phase's)."""
     fractions, duration = rates_and_duration(args, plan)
-    n = len(fractions) * sum(1 for w in plan["workloads"] for c in names if w in CONFIGS[c].get("workloads", [w]))
+    n = len(fractions) * sum(1 for w in plan["workloads"] for c in names if serves(c, w))
     extra = (getattr(args, "open_decisive_rounds", 1) - 1) * sum(1 for c in names if c in open_rounds.COMPARED) \
         * min(getattr(args, "open_decisive_points", 0), len(fractions) * len(plan["workloads"]))
     return n, extra, duration
@@ -79,7 +79,7 @@ def run_round(args, live, plan, rows, pdir, path, done, rnd, only=None):
     fractions, duration = rates_and_duration(args, plan)
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
-        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        mine = [i for i in live if serves(i.name, wname)]
         ref, ref_cap, rates = openload.offered_rates(rows, [i.name for i in mine], wname, fractions)
         for fraction, rate in rates:
             if only is not None and (wname, fraction) not in only:

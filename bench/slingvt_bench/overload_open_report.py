@@ -48,6 +48,11 @@ def ratios(a, k, by, w, fr):
             (p_k / p_a if p_a and p_k is not None else None, 1.0, aa_spread(by, w, fr, "p99_ms"), False)]
 
 
+def point_label(row, ref=REFERENCE):
+    """How the targets name an overload point: 'R10ms at 4370.4/s (200 % of kernel-200)'."""
+    return f"{row['workload']} at {row['target_rps']}/s ({round(num(row['fraction']) * 100)} % of {ref})"
+
+
 def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """(target, measured, verdict) for v at every overload point where v or ref was planned: answers in time per
     second ≥ ref's; ≥ 90 % of v's own closed-model capacity; p99 of its answers ≤ ref's; zero 503 where ref answered
@@ -55,7 +60,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     by, out = index(rows), []
     for w, fr in dict.fromkeys(rate_point(r) for r in rows if r["config"] in (v, ref)):
         a, k = by.get((v, w, fr)), by.get((ref, w, fr))
-        where = f"{w} at {a['target_rps'] if a else k['target_rps']}/s ({round(fr * 100)} % of {ref})"
+        where = point_label(a or k, ref)
         bad = [cf for cf, r in ((v, a), (ref, k)) if r is None or r.get("failed")]
         labels = [f"{where}: {v} answers in time/s ≥ {ref}'s",
                   f"{where}: {v} ≥ 90 % of its own closed-model capacity (at most the offered rate)",

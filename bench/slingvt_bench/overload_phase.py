@@ -13,7 +13,7 @@ from .estimate import minutes, overload_seconds
 from .httpget import get_json, http_get
 from .load import run_oha
 from .plan import (CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, add_decisive_args, check_decisive_args,
-                   phase_instances)
+                   phase_instances, serves)
 from .points import ensure_running, note_failure
 from .sampling import wait_quiet
 
@@ -125,8 +125,7 @@ def run(args, live, plan, rows, pdir, out):
 def planned(args, plan, names):
     """(runs of the first rounds, runs at decisive points at most, seconds per run) for the configurations named
     (phase_instances has already narrowed them to the phase's)."""
-    n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for wname in plan["workloads"] for c in names
-                                                       if wname in CONFIGS[c].get("workloads", [wname]))
+    n = args.overload_rounds * len(ov.FRACTIONS) * sum(1 for w in plan["workloads"] for c in names if serves(c, w))
     extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * len(names) \
         * min(args.overload_decisive_points, len(ov.FRACTIONS) * len(plan["workloads"]))
     return n, extra, args.overload_duration
@@ -139,7 +138,7 @@ def run_round(args, live, plan, rows, pdir, rnd, done, files, only=None):
         if only is not None and wname not in {x for x, _ in only}:
             continue
         w = WORKLOADS[wname]
-        mine = [i for i in live if wname in CONFIGS[i.name].get("workloads", [wname])]
+        mine = [i for i in live if serves(i.name, wname)]
         ref, ref_cap, rates = ov.offered(rows, [i.name for i in mine], wname)
         if not rates:
             log(f"overload {wname}: no closed-model capacity to derive the rates from; skipped")

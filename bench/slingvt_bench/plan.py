@@ -146,6 +146,11 @@ KEPT_WINS = ("R100ms", "R1s")
 KEPT_GOAL = 0.97
 
 
+def serves(config, workload):
+    """Whether a configuration runs this workload (a configuration may name the only workloads it runs)."""
+    return workload in CONFIGS[config].get("workloads", [workload])
+
+
 def phase_configs(args, plan, key, names):
     """The configurations a phase drives: the plan's narrower list under key (open_configs, overload_configs) unless
     --configs named the configurations."""

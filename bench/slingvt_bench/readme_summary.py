@@ -10,7 +10,7 @@ from .common import BenchError
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, Data, fmt_ratio, num, read_csv
 from .estimate import minutes
 from .overload_decisive import connection_bound
-from .overload_open_report import index
+from .overload_open_report import index, point_label
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from .safe_default import UNBOUNDED, applies, judged_targets
 from .verdicts import aa_spread, better_kernel, verdict
@@ -54,14 +54,9 @@ def closed_table(d):
     return L
 
 
-def where(r):
-    """The overload target's label of a point, as overload_open_report.targets writes it."""
-    return f"overload {r['workload']} at {r['target_rps']}/s ({round(num(r['fraction']) * 100)} % of {REFERENCE})"
-
-
 def capped(overload_rows):
     """{label of a point: the client's connections} where the default's client ran out of connections."""
-    return {where(r): int(num(r["connections"])) for (cf, _, _), r in index(overload_rows).items()
+    return {f"overload {point_label(r)}": int(num(r["connections"])) for (cf, _, _), r in index(overload_rows).items()
             if cf == DEFAULT_VIRTUAL and not r.get("failed") and connection_bound(r)}
 
 

@@ -9,14 +9,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import io.github.slingvt.config.ConfigGuard;
-import io.github.slingvt.config.ConfigProblem;
-import io.github.slingvt.config.ConfigReader;
+import io.github.slingvt.config.internal.ConfigGuardService;
 import io.github.slingvt.http.api.HttpModeSwitch;
 import io.github.slingvt.http.api.HttpThreads;
 import io.github.slingvt.http.api.ThreadingMode;
@@ -44,7 +42,7 @@ class ConsolePluginTest {
     @BeforeEach
     void activateWithoutTheHttpBundle() {
         context.registerService(PinnedThreads.class, new PinningStats());
-        context.registerService(ConfigGuard.class, new NoProblems());
+        context.registerService(ConfigGuard.class, new ConfigGuardService());
         plugin = context.registerInjectActivateService(ConsolePlugin.class);
     }
 
@@ -140,33 +138,6 @@ class ConsolePluginTest {
                         case "getWriter" -> writer;
                         default -> throw new UnsupportedOperationException(method.getName());
                     });
-        }
-    }
-
-    /** A guard that has refused nothing; the page only asks it for its problems. */
-    private static final class NoProblems implements ConfigGuard {
-        @Override
-        public <T> T read(String pid, Map<String, ?> properties, Function<ConfigReader, T> settings) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public ConfigReader reader(String pid, Map<String, ?> properties) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public List<ConfigProblem> problems() {
-            return List.of();
-        }
-
-        @Override
-        public List<ConfigProblem> problems(String pid) {
-            return List.of();
-        }
-
-        @Override
-        public void forget(String pid) {
         }
     }
 }

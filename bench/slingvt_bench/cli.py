@@ -6,6 +6,7 @@ import shutil
 import signal
 import time
 
+from . import hostprobe
 from . import metrics_cost
 from . import openload
 from . import open_phase
@@ -155,6 +156,7 @@ def main():
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     args.wrk = ensure_wrk()
+    args.hostprobe = hostprobe.build(args.root)
     if args.metrics_cost:
         plan_cpus(args)
         return metrics_cost.run(args, out, pdir)

@@ -3,7 +3,7 @@ import os
 import shutil
 import time
 
-from . import pgstore
+from . import hostprobe, pgstore
 from .common import BenchError, free_port, log
 from .data import throughput
 from .httpget import http_get
@@ -75,6 +75,8 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
     if probe:
         probe.begin()
+    # The host's state before the load, while every instance is idle (hostprobe: it moves the CPU per answer).
+    handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
     cpu0 = proc_cpu_seconds(inst.pid)
     split0 = thread_cpu_split(inst.pid)
     others0 = [proc_cpu_seconds(o.pid) for o in others]
@@ -129,6 +131,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
     code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
     drain = time.time() - d0
+    handover1 = hostprobe.measure(getattr(args, "hostprobe", None))
     db = probe.end() if probe else {}
     dur_s = min(res["duration_us"] / 1e6, duration)  # the measured window, without the GC tail
     e = res["errors"]
@@ -152,7 +155,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
         gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
-        **db)
+        handover_ns=handover0, handover_ns_after=handover1, **db)
     _, row["thr_note"] = throughput(row)
     log(f"{inst.name} {wname} C={conns}{' round ' + str(rnd) if multi else ''}: {row['rps_steady']} req/s steady ({window_s} s after a {ramp_s} s ramp), "
         f"{row['rps']} over the run (bound {row['little_bound_rps']}){' [' + row['thr_note'] + ']' if row['thr_note'] else ''}, "
@@ -160,7 +163,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
         f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (GC {gc_pct} %, JIT {jit_pct} %; "
         f"idle instances {row['others_cpu_pct']} %), "
-        f"drain {row['drain_s']} s"
+        f"drain {row['drain_s']} s, host hand-over {row['handover_ns'] or '-'} / {row['handover_ns_after'] or '-'} ns"
         + (f"; database: {db['db_rt_per_req']} round trips/request, CPU {db['db_cpu_pct']} %, pool active peak "
            f"{db['pool_active_max']}, waiting peak {db['pool_waiting_max']} ({db['pool_samples']} samples)" if db else ""))
     return row

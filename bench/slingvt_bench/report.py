@@ -5,6 +5,7 @@ the physical limit, the verdicts, the run-to-run spread, the database figures; t
 import json
 import os
 
+from . import hostprobe
 from . import open_rounds
 from . import openload
 from . import overload_open
@@ -264,6 +265,7 @@ def markdown(d, meta, lead=""):
         L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
     L.append("")
     L += cpu_table(d)
+    L += hostprobe.section(d)
     L += census_table(d)
     L += database_table(d, meta)
     L.append("## Plots\n")

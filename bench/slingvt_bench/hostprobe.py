@@ -1,0 +1,98 @@
+"""The host's cross-core hand-over latency (bench/hostprobe.c), measured before and after each closed point while
+the instances are idle. On a virtual machine it moves between states with where the hypervisor runs the virtual
+CPUs, and the CPU every contended atomic update costs moves with it: repo200 cost 2.3 ms per answer at about 45 ns
+and 4.0 ms at about 200 ns in the same JVM (docs/benchmarks/repo200-host-state-2026-11-28). The figure lets a
+comparison of two configurations show whether both were measured in the same state of the host."""
+import os
+import re
+import shutil
+import subprocess
+
+from .common import log
+
+BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = os.path.join(BENCH_DIR, "hostprobe.c")
+HAND_OVERS = 300_000
+RUNS = 3
+# Two probes of one point further apart than this factor: the host changed state during the point.
+STATE_CHANGE = 2.0
+
+
+def build(root):
+    """The probe compiled into .sling-vt/tools (again when the source is newer); None, with the reason logged,
+    where there is no C compiler or fewer than two CPUs (then the results say that no probe ran)."""
+    if (os.cpu_count() or 1) < 2:
+        log("hostprobe: one CPU, nothing to hand over; the host state is not measured")
+        return None
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        log("hostprobe: no C compiler (cc); the host state is not measured")
+        return None
+    binary = os.path.join(root, ".sling-vt", "tools", "bin", "hostprobe")
+    if os.access(binary, os.X_OK) and os.path.getmtime(binary) >= os.path.getmtime(SOURCE):
+        return binary
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
+    p = subprocess.run([cc, "-O2", "-pthread", "-o", binary, SOURCE], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=120, check=False)
+    if p.returncode != 0:
+        log(f"hostprobe: {cc} failed (exit {p.returncode}): {p.stdout[-500:]}; the host state is not measured")
+        return None
+    return binary
+
+
+def parse(text):
+    """ns per hand-over from the probe's line ("52.8 ns per hand-over (CPUs 0 and 1)"), or None."""
+    m = re.search(r"([0-9]+(?:\.[0-9]+)?) ns per hand-over", text or "")
+    return float(m.group(1)) if m else None
+
+
+def measure(binary):
+    """The best of RUNS probes in ns (the least disturbed by anything else running), or "" without a probe."""
+    if not binary:
+        return ""
+    best = None
+    for _ in range(RUNS):
+        try:
+            out = subprocess.run([binary, str(HAND_OVERS)], capture_output=True, text=True, timeout=30).stdout
+        except subprocess.TimeoutExpired:
+            continue
+        ns = parse(out)
+        if ns is not None and (best is None or ns < best):
+            best = ns
+    return round(best, 1) if best is not None else ""
+
+
+def changed(before, after):
+    """True where the two probes of one point are further apart than STATE_CHANGE (either way)."""
+    try:
+        a, b = float(before), float(after)
+    except (TypeError, ValueError):
+        return False
+    return a > 0 and b > 0 and max(a, b) / min(a, b) > STATE_CHANGE
+
+
+def cell(before, after):
+    """'45 / 47', '45 / 201 *' where the host changed state during the point, '-' without a probe."""
+    if before in (None, "") and after in (None, ""):
+        return "-"
+    shown = " / ".join(f"{float(v):.0f}" if v not in (None, "") else "?" for v in (before, after))
+    return shown + (" *" if changed(before, after) else "")
+
+
+def section(d):
+    """results.md: the probes of each closed point's median round; nothing for a run without them."""
+    if not any(r.get("handover_ns") for r in d.rows):
+        return []
+    L = ["## The host's state at each point\n",
+         "ns per cross-core hand-over (bench/hostprobe.c), measured while every instance was idle, before / after "
+         "the median round of each point; `*` where the two are more than "
+         f"{STATE_CHANGE:.0f}x apart (the host changed state during the point). On the 2-core lab machine the CPU per "
+         "answer of repository-heavy work follows it (repo200: 2.3 ms at about 45 ns, 4.0 ms at about 200 ns in the "
+         "same JVM, docs/benchmarks/repo200-host-state-2026-11-28): two configurations' throughputs compare the "
+         "product only where their probes agree.\n",
+         "| workload | C | " + " | ".join(d.configs) + " |", "|---|---:|" + "---:|" * len(d.configs)]
+    for w, c in d.points():
+        cells = [cell(d.get(cf, w, c, "handover_ns"), d.get(cf, w, c, "handover_ns_after")) for cf in d.configs]
+        L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
+    L.append("")
+    return L

@@ -1,0 +1,56 @@
+import os
+import shutil
+import tempfile
+import unittest
+
+from slingvt_bench import hostprobe
+from slingvt_bench.data import Data
+
+
+def row(config, before, after, c=1000, w="repo200"):
+    return dict(config=config, workload=w, concurrency=str(c), round="1", rps_steady="500.0", rps="480.0",
+                steady_window_s="10", handover_ns=before, handover_ns_after=after)
+
+
+class HostProbeTest(unittest.TestCase):
+
+    def test_the_probe_line_is_read_and_anything_else_is_not(self):
+        self.assertEqual(hostprobe.parse("52.8 ns per hand-over (CPUs 0 and 1)\n"), 52.8)
+        self.assertIsNone(hostprobe.parse("hostprobe: cannot pin a thread to CPU 1\n"))
+        self.assertIsNone(hostprobe.parse(""))
+
+    def test_a_state_change_is_a_factor_of_two_either_way(self):
+        self.assertTrue(hostprobe.changed(45.0, 201.0))
+        self.assertTrue(hostprobe.changed("198.3", "43.1"))
+        self.assertFalse(hostprobe.changed(45.0, 66.7))
+        self.assertFalse(hostprobe.changed("", 45.0))
+
+    def test_without_a_probe_nothing_is_measured(self):
+        self.assertEqual(hostprobe.measure(None), "")
+
+    def test_the_probe_builds_and_measures_where_there_is_a_compiler_and_two_cpus(self):
+        root = tempfile.mkdtemp()
+        try:
+            binary = hostprobe.build(root)
+            if (shutil.which("cc") or shutil.which("gcc")) and (os.cpu_count() or 1) >= 2:
+                self.assertTrue(binary and os.access(binary, os.X_OK), binary)
+                ns = hostprobe.measure(binary)
+                self.assertIsInstance(ns, float)
+                self.assertGreater(ns, 0.0)
+            else:
+                self.assertIsNone(binary)
+        finally:
+            shutil.rmtree(root)
+
+    def test_results_show_each_points_probes_and_mark_a_change_of_state(self):
+        d = Data([row("kernel-200", "45.2", "47.0"), row("vt-adaptive", "44.0", "201.3")])
+        text = "\n".join(hostprobe.section(d))
+        self.assertIn("| repo200 | 1,000 | 45 / 47 | 44 / 201 * |", text)
+
+    def test_a_run_without_probes_has_no_such_section(self):
+        d = Data([row("kernel-200", "", ""), row("vt-adaptive", "", "")])
+        self.assertEqual(hostprobe.section(d), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -19,8 +19,9 @@ STATE_CHANGE = 2.0
 
 
 def build(root):
-    """The probe compiled into .sling-vt/tools (again when the source is newer); None, with the reason logged,
-    where there is no C compiler or fewer than two CPUs (then the results say that no probe ran)."""
+    """The probe compiled into .sling-vt/tools (again when the source is newer); None, with the reason in the run's
+    log, where there is no C compiler or fewer than two CPUs (results.csv then has empty probe columns and
+    results.md no host table)."""
     if (os.cpu_count() or 1) < 2:
         log("hostprobe: one CPU, nothing to hand over; the host state is not measured")
         return None

@@ -18,11 +18,17 @@ RUNS = 3
 STATE_CHANGE = 2.0
 
 
+def cpus():
+    """The two CPUs the probe hands over between: the first two this process may run on (a container's cpuset need
+    not hold CPU 0 and 1); fewer than two where there is nothing to hand over."""
+    return sorted(os.sched_getaffinity(0))[:2]
+
+
 def build(root):
-    """The probe compiled into .sling-vt/tools (again when the source is newer); None, with the reason in the run's
-    log, where there is no C compiler or fewer than two CPUs (results.csv then has empty probe columns and
-    results.md no host table)."""
-    if (os.cpu_count() or 1) < 2:
+    """The probe compiled into .sling-vt/tools (again when the source is newer) and tried once; None, with the reason
+    in the run's log, where there is no C compiler, fewer than two CPUs or the probe fails (results.csv then has
+    empty probe columns and results.md no host table)."""
+    if len(cpus()) < 2:
         log("hostprobe: one CPU, nothing to hand over; the host state is not measured")
         return None
     cc = shutil.which("cc") or shutil.which("gcc")
@@ -38,7 +44,16 @@ def build(root):
     if p.returncode != 0:
         log(f"hostprobe: {cc} failed (exit {p.returncode}): {p.stdout[-500:]}; the host state is not measured")
         return None
+    p = subprocess.run(command(binary, 1000), capture_output=True, text=True, timeout=30, check=False)
+    if parse(p.stdout) is None:
+        log(f"hostprobe: the probe failed (exit {p.returncode}): {p.stderr.strip()[-300:]}; "
+            "the host state is not measured")
+        return None
     return binary
+
+
+def command(binary, hand_overs):
+    return [binary, str(hand_overs)] + [str(c) for c in cpus()]
 
 
 def parse(text):
@@ -54,7 +69,7 @@ def measure(binary):
     best = None
     for _ in range(RUNS):
         try:
-            out = subprocess.run([binary, str(HAND_OVERS)], capture_output=True, text=True, timeout=30).stdout
+            out = subprocess.run(command(binary, HAND_OVERS), capture_output=True, text=True, timeout=30).stdout
         except subprocess.TimeoutExpired:
             continue
         ns = parse(out)

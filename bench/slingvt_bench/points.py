@@ -72,11 +72,12 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     w = WORKLOADS[wname]
     url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
     samples = {"threads": [], "rss": [], "heap": None, "end": None}
+    # The host's state before the load, while every instance is idle (hostprobe: it moves the CPU per answer); taken
+    # before the database window opens, which it would only dilute.
+    handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
     probe = pgstore.PointProbe(args.pg, inst.url) if args.store == "postgres" else None
     if probe:
         probe.begin()
-    # The host's state before the load, while every instance is idle (hostprobe: it moves the CPU per answer).
-    handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
     cpu0 = proc_cpu_seconds(inst.pid)
     split0 = thread_cpu_split(inst.pid)
     others0 = [proc_cpu_seconds(o.pid) for o in others]
@@ -131,8 +132,8 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     quiet = wait_quiet(inst.pid, DRAIN_TIMEOUT)
     code, _ = http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
     drain = time.time() - d0
-    handover1 = hostprobe.measure(getattr(args, "hostprobe", None))
     db = probe.end() if probe else {}
+    handover1 = hostprobe.measure(getattr(args, "hostprobe", None))
     dur_s = min(res["duration_us"] / 1e6, duration)  # the measured window, without the GC tail
     e = res["errors"]
     lat = res["latency_us"]

@@ -7,10 +7,12 @@ import static org.ops4j.pax.exam.CoreOptions.frameworkStartLevel;
 import static org.ops4j.pax.exam.CoreOptions.junitBundles;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 import javax.inject.Inject;
 
@@ -44,8 +47,8 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
     static final String PID = "io.github.slingvt.threads.VirtualThreadPools";
     static final Duration WAIT = Duration.ofSeconds(60);
 
-    /** One run of job {@code index} on a thread. */
-    record Run(int index, String thread, boolean virtual) {
+    /** One run of job {@code index} on a thread, {@code atMs} after the test began. */
+    record Run(int index, String thread, boolean virtual, long atMs) {
     }
 
     @Inject
@@ -55,6 +58,12 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
     protected final Map<Integer, List<Run>> runs = new ConcurrentHashMap<>();
 
     private String workingDirectory;
+
+    /** When the test began; {@link #events} and {@link Run#atMs} count from here. */
+    private final long startNanos = System.nanoTime();
+
+    /** What the test did when, so that a failure shows the order of switches, submissions and runs. */
+    private final List<String> events = new CopyOnWriteArrayList<>();
 
     @Override
     protected String workingDirectory() {
@@ -115,6 +124,7 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
         final List<Throwable> submitFailures = new CopyOnWriteArrayList<>();
         final Thread submitter = Thread.ofPlatform().name("it-submitter").start(() -> {
             try {
+                event("submitter starts jobs 10..29, 5 ms apart");
                 for (int i = 10; i < 30; i++) {
                     startJob(i);
                     Thread.sleep(5);
@@ -125,6 +135,7 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
         });
         setPoolModes(pool + "=kernel");
         awaitPoolMode(pool, "kernel");
+        event("pool seen in kernel mode: " + pools());
         assertTrue("submitter did not finish", submitter.join(WAIT));
         assertEquals(List.of(), submitFailures);
         startJobs(30, 40);
@@ -134,6 +145,7 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
 
         setPoolModes();
         awaitPoolMode(pool, "virtual");
+        event("pool seen in virtual mode again");
         startJobs(40, 50);
         awaitRuns(40, 50);
         assertRanOnce(40, 50, true);
@@ -150,9 +162,37 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
     }
 
     private void startJobs(int from, int to) throws Exception {
+        event("starting jobs " + from + ".." + (to - 1));
         for (int i = from; i < to; i++) {
             startJob(i);
         }
+    }
+
+    private long sinceStartMs() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    private void event(String what) {
+        events.add(sinceStartMs() + " ms: " + what);
+    }
+
+    /** Everything a failed assertion needs to be understood without a rerun: events, runs, pools. */
+    private String history() {
+        final StringBuilder sb = new StringBuilder("\n  events:");
+        events.forEach(e -> sb.append("\n    ").append(e));
+        sb.append("\n  runs:");
+        runs.values().stream().flatMap(List::stream).sorted(Comparator.comparingLong(Run::atMs))
+                .forEach(r -> sb.append("\n    ").append(r));
+        sb.append("\n  pools now: ").append(pools());
+        sb.append("\n  log lines on pools and job queues:");
+        final Path log = Path.of(System.getProperty("sling.home"), "logs", "error.log");
+        try (Stream<String> lines = Files.lines(log)) {
+            lines.filter(l -> l.contains("io.github.slingvt.threads") || l.contains("JobQueueImpl")
+                    || l.contains("ConfigGuard")).forEach(l -> sb.append("\n    ").append(l));
+        } catch (IOException | RuntimeException e) {
+            sb.append(" not readable from ").append(log).append(": ").append(e);
+        }
+        return sb.toString();
     }
 
     /** The service, waiting for it at most {@link #WAIT}. */
@@ -167,11 +207,13 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
     /** A job body: records the run of job {@code index} on the current thread. */
     protected void record(int index) {
         final Thread t = Thread.currentThread();
-        runs.computeIfAbsent(index, i -> new CopyOnWriteArrayList<>()).add(new Run(index, t.getName(), t.isVirtual()));
+        runs.computeIfAbsent(index, i -> new CopyOnWriteArrayList<>())
+                .add(new Run(index, t.getName(), t.isVirtual(), sinceStartMs()));
     }
 
     /** Replaces the pool modes: {@code defaultMode} virtual, and the given {@code name=mode} overrides. */
     protected void setPoolModes(String... poolModes) throws Exception {
+        event("pool modes set to defaultMode=virtual, poolModes=" + List.of(poolModes));
         final Configuration configuration = configurationAdmin.getConfiguration(PID, null);
         final Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("defaultMode", "virtual");
@@ -228,10 +270,14 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
     protected void assertRanOnce(int from, int to, Boolean virtual) {
         for (int i = from; i < to; i++) {
             final List<Run> ofJob = runs.get(i);
-            assertNotNull("job " + i + " did not run", ofJob);
-            assertEquals("runs of job " + i + ": " + ofJob, 1, ofJob.size());
-            if (virtual != null) {
-                assertEquals("job " + i + " ran on " + ofJob.get(0).thread(), virtual, ofJob.get(0).virtual());
+            final String problem = ofJob == null ? "job " + i + " did not run"
+                    : ofJob.size() != 1 ? "job " + i + " ran " + ofJob.size() + " times: " + ofJob
+                    : virtual != null && ofJob.get(0).virtual() != virtual
+                            ? "job " + i + " ran on " + ofJob.get(0).thread() + ", expected a "
+                                    + (virtual ? "virtual" : "kernel") + " thread"
+                    : null;
+            if (problem != null) {
+                throw new AssertionError(problem + history());
             }
         }
     }

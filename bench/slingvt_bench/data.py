@@ -3,6 +3,8 @@
 import csv
 import os
 
+from . import hostprobe
+
 
 FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "failed", "duration_s", "requests", "rps", "rps_steady",
           "steady_window_s", "ramp_s", "thr_note", "little_bound_rps",
@@ -129,7 +131,8 @@ def throughput(r):
 class Data:
     """Rows by (config, workload, C). With --rounds N a point has N rows: its figures are those of the round with
     the (lower) median throughput, and ratios are the median of the per-round ratios (the rounds of one point run
-    back to back, so a ratio within a round is not skewed by drift between rounds)."""
+    back to back, so a ratio within a round is not skewed by drift between rounds), of the rounds measured in one
+    state of the host where the probe tells them apart (hostprobe)."""
 
     def __init__(self, rows):
         groups = {}
@@ -164,15 +167,43 @@ class Data:
         r = self.by.get((config, workload, c))
         return None if r is None else r.get(field)
 
+    def round_pairs(self, a, b, workload, c, field="thr"):
+        """(round, a : b, same host state) for each round both measured; the state is hostprobe.same_state of the two
+        rows (None for rows without the probe)."""
+        ra = {round_of(r): r for r in self.rounds.get((a, workload, c), [])}
+        rb = {round_of(r): r for r in self.rounds.get((b, workload, c), [])}
+        out = []
+        for k in sorted(ra):
+            if k in rb:
+                x = ratio(num(ra[k].get(field)), num(rb[k].get(field)))
+                if x is not None:
+                    out.append((k, x, hostprobe.same_state(ra[k], rb[k])))
+        return out
+
+    def _compared(self, a, b, workload, c, field="thr"):
+        """The round ratios a comparison uses, and whether rounds in different host states were left out: where the
+        probe saw a round in one state, only such rounds; else all (runs without the probe, or every round in
+        different states, which state_differed reports)."""
+        pairs = self.round_pairs(a, b, workload, c, field)
+        same = [x for _, x, s in pairs if s]
+        if same and len(same) < len(pairs):
+            return same, True
+        return [x for _, x, _ in pairs], False
+
     def round_ratios(self, a, b, workload, c, field="thr"):
-        """a : b in each round both measured (of throughput, or of another numeric field such as cpu_ms)."""
-        ra = {round_of(r): num(r.get(field)) for r in self.rounds.get((a, workload, c), [])}
-        rb = {round_of(r): num(r.get(field)) for r in self.rounds.get((b, workload, c), [])}
-        return [ratio(ra[k], rb[k]) for k in sorted(ra) if k in rb and ratio(ra[k], rb[k]) is not None]
+        """a : b in each round both measured in one host state (of throughput, or of another numeric field such as
+        cpu_ms); every round both measured where the probe tells no round apart (see _compared)."""
+        return self._compared(a, b, workload, c, field)[0]
+
+    def state_differed(self, a, b, workload, c):
+        """True when the probe saw every round of a and b at this point in two different host states: their ratio
+        then measures the host as much as the product (hostprobe.STATE_EFFECT)."""
+        states = [s for *_, s in self.round_pairs(a, b, workload, c)]
+        return False in states and True not in states
 
     def ratio(self, a, b, workload, c):
-        rs = self.round_ratios(a, b, workload, c)
-        if len(rs) > 1:
+        rs, filtered = self._compared(a, b, workload, c)
+        if len(rs) > 1 or (rs and filtered):
             return lower_median(rs)
         return ratio(self.get(a, workload, c, "thr"), self.get(b, workload, c, "thr"))
 

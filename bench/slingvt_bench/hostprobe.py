@@ -16,6 +16,10 @@ HAND_OVERS = 300_000
 RUNS = 3
 # Two probes of one point further apart than this factor: the host changed state during the point.
 STATE_CHANGE = 2.0
+# The most the host's state moved a configuration's throughput on this machine: repo200's CPU per answer, 4.0 ms at
+# about 200 ns against 2.3 ms at about 45 ns in one JVM (docs/benchmarks/repo200-host-state-2026-11-28). A ratio of
+# two configurations measured in different states decides nothing within this factor of its goal.
+STATE_EFFECT = 1.75
 
 
 def cpus():
@@ -85,6 +89,31 @@ def changed(before, after):
     except (TypeError, ValueError):
         return False
     return a > 0 and b > 0 and max(a, b) / min(a, b) > STATE_CHANGE
+
+
+def probes(row):
+    """The probes of a row (before and after its point) in ns; empty for a row measured without the probe."""
+    out = []
+    for key in ("handover_ns", "handover_ns_after"):
+        try:
+            v = float(row.get(key))
+        except (TypeError, ValueError):
+            continue
+        if v > 0:
+            out.append(v)
+    return out
+
+
+def same_state(*rows):
+    """Whether the rows were measured in one state of the host: True where all their probes are within STATE_CHANGE
+    of each other, False where two are further apart, None where a row has no probe (nothing is known)."""
+    values = []
+    for row in rows:
+        p = probes(row)
+        if not p:
+            return None
+        values += p
+    return max(values) / min(values) <= STATE_CHANGE
 
 
 def cell(before, after):

@@ -16,7 +16,7 @@ from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
 from .report_notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
 from .plots import PLOT_SKIP
 from .plan import aa_pair
-from .verdicts import comparisons, physical_limit, targets
+from .verdicts import comparisons, host_undecided, physical_limit, targets
 
 
 def physical_table(d, meta):
@@ -53,13 +53,15 @@ def losses_first(d):
             who = " and ".join(cf for cf in (v, k) if cf and d.failed(cf, w, c))
             L.append(f"| {v} | {w} | {c:,} | failed | {k or '–'} | – | **failed** ({who}) |")
             continue
-        if spread is not None and abs(r - 1) <= spread:
+        if host_undecided(d, v, k, w, c, r, 1.0):
+            reading = "undecided (every round in two host states)"
+        elif spread is not None and abs(r - 1) <= spread:
             reading = "undecided"
         elif round(r, 2) == 1.0:
             reading = "even"
         else:
             reading = "**loss**" if r < 1 else "win"
-        if spread is None and reading != "even":
+        if spread is None and reading in ("win", "**loss**"):
             reading += " (no A/A here to tell noise)"
         if d.get(v, w, c, "thr_note") or d.get(k, w, c, "thr_note"):
             reading += f" ({WHOLE_RUN_MARK} whole-run rate)"
@@ -226,12 +228,14 @@ def markdown(d, meta, lead=""):
         L.append("Points with more than one round were measured again in this sitting, the configurations one after "
                  "the other (rotating order)" + ("; at a decisive point only those its targets compare (vt-unbounded "
                                                  "where its wins kept are judged)" if partial else "")
-                 + ". Throughput cells above are the median round; ratios are the median of the per-round ratios. "
-                 "Per-round ratios, in round order:\n")
+                 + ". Throughput cells above are the median round; ratios are the median of the per-round ratios, "
+                 "of the rounds measured in one host state where the probe saw rounds in two (`*`: the two "
+                 "configurations' probes more than 2x apart, left out). Per-round ratios, in round order:\n")
         L.append("| workload | C | " + " | ".join(f"{a} : {b}" for a, b in ratios) + " |")
         L.append("|---|---:|" + "---|" * len(ratios))
         for w, c in d.points():
-            cells = [", ".join(f"{x:.2f}" for x in d.round_ratios(a, b, w, c)) or "–" for a, b in ratios]
+            cells = [", ".join(f"{x:.2f}" + ("*" if same is False else "") for _, x, same in d.round_pairs(a, b, w, c))
+                     or "–" for a, b in ratios]
             L.append(f"| {w} | {c:,} | " + " | ".join(cells) + " |")
         L.append("")
 

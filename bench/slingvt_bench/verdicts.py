@@ -3,6 +3,7 @@ is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
+from .hostprobe import STATE_EFFECT
 from .plan import KEPT_GOAL, KEPT_WINS, aa_pair
 
 
@@ -37,11 +38,26 @@ def failures(d, configs, pts):
     return [f"{cf} {w} C={c}" for w, c in pts for cf in configs if d.failed(cf, w, c)]
 
 
+def host_undecided(d, a, b, w, c, measured, goal):
+    """Whether a : b at this point decides nothing because the probe saw every round of the two in different host
+    states and the ratio is within STATE_EFFECT of its goal (what the host alone has moved a throughput by)."""
+    return (measured is not None and goal / STATE_EFFECT <= measured <= goal * STATE_EFFECT
+            and d.state_differed(a, b, w, c))
+
+
+HOST_UNDECIDED = "undecided (every round in two host states, see \"The host's state at each point\")"
+
+
 def judged(d, configs, pts, measured, goal, spread):
     """verdict(), except that a failed measurement of configs at pts makes it MISSED: a target cannot be met, nor
-    left open, by a point that was not measured."""
+    left open, by a point that was not measured; and that a ratio of two configurations at one point measured in
+    different host states only (host_undecided) is undecided."""
     bad = failures(d, configs, pts)
-    return f"MISSED (failed: {', '.join(bad)})" if bad else verdict(measured, goal, spread)
+    if bad:
+        return f"MISSED (failed: {', '.join(bad)})"
+    if len(configs) == 2 and len(pts) == 1 and host_undecided(d, *configs, *pts[0], measured, goal):
+        return HOST_UNDECIDED
+    return verdict(measured, goal, spread)
 
 
 def better_kernel(d, w, c):
@@ -251,12 +267,13 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
     every configuration made C/R, only a goal the default falls short of counts."""
     gaps = {}
 
-    def consider(w, c, r, goal):
+    def consider(w, c, r, goal, b=None):
         if r is None:
             return
         if r >= goal and at_bound(d, w, c):
             return  # every configuration made C/R and the default is not behind: physics decided the point
-        gap = abs(r / goal - 1)
+        # Rounds in two host states decide nothing: such a point needs another round before any close one.
+        gap = 0.0 if b and host_undecided(d, default_virtual, b, w, c, r, goal) else abs(r / goal - 1)
         if gap <= max(DECISIVE_MARGIN, 2 * (aa_spread(d, w, c) or 0)):
             gaps[(w, c)] = min(gaps.get((w, c), gap), gap)
 
@@ -265,9 +282,9 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
         # rounds too, so that a median, not one round's ramp, decides (full-2026-11-28: R1s C = 1,000 0.99x, one round).
         for b in [better_kernel(d, w, c), "felix-virtual"]:
             if b:
-                consider(w, c, d.ratio(default_virtual, b, w, c), 1.0)
+                consider(w, c, d.ratio(default_virtual, b, w, c), 1.0, b)
         if c >= 1000 and w in KEPT_WINS and default_virtual != "vt-unbounded":
-            consider(w, c, d.ratio(default_virtual, "vt-unbounded", w, c), KEPT_GOAL)
+            consider(w, c, d.ratio(default_virtual, "vt-unbounded", w, c), KEPT_GOAL, "vt-unbounded")
         if w == "R1s" and c in (4000, 8000):
             thr, lim = num(d.get(default_virtual, w, c, "thr")), physical_limit(d, w, c, nproc)
             consider(w, c, thr / lim if thr and lim else None, 0.9)

@@ -1,0 +1,89 @@
+"""Comparisons of two configurations use the rounds measured in one state of the host (hostprobe); where every round
+was measured in two states, a ratio the host alone could have moved decides nothing."""
+import unittest
+
+from slingvt_bench import hostprobe
+from slingvt_bench.data import Data
+from slingvt_bench.report import losses_first
+from slingvt_bench.safe_default import closed
+from slingvt_bench.verdicts import HOST_UNDECIDED, aa_spread, decisive_points, judged
+
+CHEAP, DEAR = ("45.0", "47.0"), ("198.0", "203.0")
+
+
+def row(config, thr, rnd, state, w="repo200", c=1000):
+    return dict(config=config, workload=w, concurrency=str(c), round=str(rnd), rps_steady=str(thr), rps="",
+                handover_ns=state[0] if state else "", handover_ns_after=state[1] if state else "")
+
+
+class HostStateTest(unittest.TestCase):
+
+    def test_rows_are_in_one_state_when_all_their_probes_are_within_a_factor_of_two(self):
+        self.assertTrue(hostprobe.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, ("60.0", "88.0"))))
+        self.assertFalse(hostprobe.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, DEAR)))
+        self.assertFalse(hostprobe.same_state(row("a", 1, 1, ("45.0", "201.0")), row("b", 1, 1, CHEAP)))
+        self.assertIsNone(hostprobe.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, None)))
+
+    def test_a_ratio_leaves_out_the_rounds_measured_in_two_states(self):
+        # Round 2: auto in the dear state, kernel-200 in the cheap one (0.55x); rounds 1 and 3 in one state each.
+        d = Data([row("vt-adaptive", 500, 1, DEAR), row("kernel-200", 460, 1, DEAR),
+                  row("vt-adaptive", 420, 2, DEAR), row("kernel-200", 760, 2, CHEAP),
+                  row("vt-adaptive", 840, 3, CHEAP), row("kernel-200", 750, 3, CHEAP)])
+        self.assertEqual([round(x, 3) for x in d.round_ratios("vt-adaptive", "kernel-200", "repo200", 1000)],
+                         [round(500 / 460, 3), round(840 / 750, 3)])
+        self.assertAlmostEqual(d.ratio("vt-adaptive", "kernel-200", "repo200", 1000), 500 / 460)
+        self.assertFalse(d.state_differed("vt-adaptive", "kernel-200", "repo200", 1000))
+        # All three rounds, the mixed one marked, in the run-to-run table's cells.
+        self.assertEqual([s for *_, s in d.round_pairs("vt-adaptive", "kernel-200", "repo200", 1000)],
+                         [True, False, True])
+
+    def test_one_round_in_one_state_is_the_ratio_even_when_another_round_is_the_median(self):
+        d = Data([row("vt-adaptive", 400, 1, DEAR), row("kernel-200", 800, 1, CHEAP),
+                  row("vt-adaptive", 900, 2, CHEAP), row("kernel-200", 800, 2, CHEAP)])
+        self.assertAlmostEqual(d.ratio("vt-adaptive", "kernel-200", "repo200", 1000), 900 / 800)
+
+    def test_every_round_in_two_states_is_undecided_within_what_the_host_moves(self):
+        # The closed repo200 miss of full-2026-11-28c had this shape: 0.74x with each side in another state.
+        d = Data([row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
+        r = d.ratio("vt-adaptive", "kernel-200", "repo200", 1000)
+        self.assertTrue(d.state_differed("vt-adaptive", "kernel-200", "repo200", 1000))
+        self.assertEqual(judged(d, ["vt-adaptive", "kernel-200"], [("repo200", 1000)], r, 1.0, None), HOST_UNDECIDED)
+        # Further from the goal than the host has ever moved a throughput: the host cannot explain it.
+        d = Data([row("vt-adaptive", 200, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
+        r = d.ratio("vt-adaptive", "kernel-200", "repo200", 1000)
+        self.assertEqual(judged(d, ["vt-adaptive", "kernel-200"], [("repo200", 1000)], r, 1.0, None), "MISSED")
+        labels = {t: v for t, _, v in closed(d)}
+        self.assertEqual(labels["closed repo200 C=1,000: vt-adaptive ≥ 1.0 × the better kernel pool (kernel-200)"],
+                         "MISSED")
+
+    def test_the_same_ratio_measured_in_one_state_is_missed(self):
+        d = Data([row("vt-adaptive", 420, 1, CHEAP), row("kernel-200", 570, 1, CHEAP)])
+        r = d.ratio("vt-adaptive", "kernel-200", "repo200", 1000)
+        self.assertEqual(judged(d, ["vt-adaptive", "kernel-200"], [("repo200", 1000)], r, 1.0, None), "MISSED")
+
+    def test_runs_without_the_probe_compare_every_round_as_before(self):
+        d = Data([row("vt-adaptive", 500, 1, None), row("kernel-200", 460, 1, None),
+                  row("vt-adaptive", 420, 2, None), row("kernel-200", 760, 2, None)])
+        self.assertEqual(len(d.round_ratios("vt-adaptive", "kernel-200", "repo200", 1000)), 2)
+        self.assertFalse(d.state_differed("vt-adaptive", "kernel-200", "repo200", 1000))
+
+    def test_the_twins_spread_counts_only_rounds_in_one_state(self):
+        d = Data([row("vt-adaptive", 500, 1, CHEAP), row("vt-adaptive-twin", 490, 1, CHEAP),
+                  row("vt-adaptive", 500, 2, CHEAP), row("vt-adaptive-twin", 300, 2, DEAR)])
+        self.assertAlmostEqual(aa_spread(d, "repo200", 1000), 500 / 490 - 1)
+
+    def test_a_point_measured_in_two_states_gets_the_decisive_rounds_first(self):
+        rows = [row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP),         # 0.74x, two states
+                row("vt-adaptive", 95, 1, CHEAP, w="page"), row("kernel-200", 100, 1, CHEAP, w="page")]  # 0.95x
+        grid = [("page", 1000), ("repo200", 1000)]
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-adaptive", 2, 6), [("repo200", 1000), ("page", 1000)])
+
+    def test_the_losses_table_says_why_a_loss_is_undecided(self):
+        d = Data([row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
+        text = "\n".join(losses_first(d))
+        self.assertIn("| vt-adaptive | repo200 | 1,000 | 0.74× | kernel-200 | – | undecided (every round in two host "
+                      "states) |", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -4,7 +4,9 @@ of its goal gets the rounds of --overload-decisive-rounds, configurations interl
 decisive points get theirs (verdicts.decisive_points)."""
 import math
 
+from . import hostprobe
 from .data import num
+from .hostprobe import STATE_EFFECT
 from .overload_open_report import REFERENCE, index, ratios
 from .plan import DEFAULT_VIRTUAL
 from .verdicts import DECISIVE_MARGIN
@@ -46,6 +48,9 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
             if ratio is None or (throughput and ratio >= goal and not int(num(a.get("losses")) or 0)):
                 continue
             gap = abs(ratio / goal - 1)
+            # v and ref measured in two host states decide nothing (decision 0032): such a point comes first.
+            if hostprobe.same_state(a, k) is False and goal / STATE_EFFECT <= ratio <= goal * STATE_EFFECT:
+                gap = 0.0
             if gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
                 gaps[(w, fr)] = min(gaps.get((w, fr), gap), gap)
     return sorted(gaps, key=lambda p: gaps[p])[:limit]

@@ -30,7 +30,7 @@ FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps"
           "server_arrived",
           "client_answered", "arrived_identity", "admitted_identity", "cpu_pct", "cpu_ms_per_completed",
           "closed_cpu_ms_per_answer", "limit_min", "limit_max", "in_flight_median", "queued_max", "watch_samples",
-          "failed"]
+          "failed", "handover_ns", "handover_ns_after"]
 SERIES_FIELDS = ["config", "workload", "fraction", "round", "second", "ok_in_time", "s503", "other"]
 
 

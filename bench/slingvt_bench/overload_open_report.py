@@ -2,11 +2,12 @@
 against the server's counters, and the targets of the default virtual configuration at each overload point."""
 import os
 
+from . import hostprobe
 from . import overload_open as ov
 from .data import num, rate_point, round_of
 from .openload import OHA_VERSION
 from .plan import DEFAULT_VIRTUAL, REFERENCE, aa_pair
-from .verdicts import DECISIVE_MARGIN, verdict
+from .verdicts import DECISIVE_MARGIN, HOST_UNDECIDED, verdict
 
 
 
@@ -48,6 +49,15 @@ def ratios(a, k, by, w, fr):
             (p_k / p_a if p_a and p_k is not None else None, 1.0, aa_spread(by, w, fr, "p99_ms"), False)]
 
 
+def judged(a, k, measured, goal, spread):
+    """verdict(), except that v's and ref's rows measured in two host states (hostprobe.same_state) decide nothing
+    within hostprobe.STATE_EFFECT of the goal (decision 0032)."""
+    if (hostprobe.same_state(a, k) is False
+            and goal / hostprobe.STATE_EFFECT <= measured <= goal * hostprobe.STATE_EFFECT):
+        return HOST_UNDECIDED
+    return verdict(measured, goal, spread)
+
+
 def point_label(row, ref=REFERENCE):
     """How the targets name an overload point: 'R10ms at 4370.4/s (200 % of kernel-200)'."""
     return f"{row['workload']} at {row['target_rps']}/s ({round(num(row['fraction']) * 100)} % of {ref})"
@@ -74,7 +84,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         (r_k, _, sp_ok, _), (r_top, _, _, _), (r_p99, _, sp_p99, _) = ratios(a, k, by, w, fr)
         ok_a, ok_k = num(a["ok_per_s"]) or 0.0, num(k["ok_per_s"]) or 0.0
         out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {r_k or 0.0:.2f}×" if ok_k else ""),
-                    verdict(r_k or 0.0, 1.0, sp_ok) if ok_k else "met"))
+                    judged(a, k, r_k or 0.0, 1.0, sp_ok) if ok_k else "met"))
         own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
         out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f})/s = {100 * (r_top or 0):.0f} %"
                     if own and rate else "no capacity", verdict(r_top or 0.0, 0.9, sp_ok) if own and rate
@@ -86,7 +96,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
             out.append((labels[2], f"{ref} answered nothing in time", "not measured"))
         else:  # "p99 ≤ ref's" as ref / p99 ≥ 1, against the twins' difference in p99
             out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms",
-                        verdict(r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
+                        judged(a, k, r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
         lost_k, s503 = int(num(k["losses"]) or 0), int(num(a["s503"]) or 0)
         if lost_k:
             out.append((labels[3], f"{ref} did not answer {lost_k:,} in time", "not applicable"))
@@ -129,6 +139,7 @@ def section(out):
     timeouts = ", ".join(sorted({r["timeout_s"] for r in rows if r.get("timeout_s")}))
     durations = ", ".join(sorted({r["duration_s"] for r in rows if r.get("duration_s")}))
     json_only = sum(1 for r in rows if r.get("source") == "json")
+    probed = any(r.get("handover_ns") for r in rows)
     L = ["\n## Overload at fixed arrival rates (open model)\n",
          f"oha {OHA_VERSION}, `--latency-correction`, client timeout {timeouts} s, {durations} s per point: every "
          f"configuration at the same rates, {' and '.join(f'{round(f * 100)} %' for f in ov.FRACTIONS)} of "
@@ -143,10 +154,15 @@ def section(out):
          "duration. p50/p99 of the 2xx answered in time. oha keeps no headers, so a 503 with `Retry-After` cannot be "
          "told from one without. Rows with the largest share lost first." + rounds_note(rows) +
          (f" {json_only} row(s) from oha's JSON alone (no SQLite rows): every 2xx counted in time, percentiles over "
-          "all answers." if json_only else "") + "\n",
+          "all answers." if json_only else "")
+         + (" Host ns: the host's cross-core hand-over before / after the point, every instance idle (`*`: the host "
+            "changed state during it); a target comparing two rows measured in two states (probes more than 2x "
+            "apart) is undecided within "
+            f"{hostprobe.STATE_EFFECT}x of its goal (decision 0032)." if probed else "") + "\n",
          "| workload | offered /s | load | config | lost | 503 | other | timeouts | conn. errors | late 2xx | cut off | "
-         "sent | in time | in time /s | own capacity /s | p50 | p99 |",
-         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+         "sent | in time | in time /s | own capacity /s | p50 | p99 |" + (" host ns |" if probed else ""),
+         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+         + ("---:|" if probed else "")]
 
     def share(r):
         return (not r.get("failed"), -(num(r.get("losses")) or 0) / max(1.0, num(r.get("sent")) or 1.0))
@@ -156,13 +172,14 @@ def section(out):
         cf = config_label(r, several)
         head = f"| {r['workload']} | {r['target_rps']} | {load} | {cf} |"
         if r.get("failed"):
-            L.append(head + f" **failed**: {r['failed'].replace('|', '/')} |" + " – |" * 12)
+            L.append(head + f" **failed**: {r['failed'].replace('|', '/')} |" + " – |" * (13 if probed else 12))
             continue
         L.append(head + "".join(f" {r.get(k) or 0} |" for k in ("losses", "s503", "other_non2xx", "timeouts",
                                                                  "conn_errors", "ok_late", "cut_off", "sent",
                                                                  "ok_in_time"))
                  + f" {r['ok_per_s']} | {r.get('own_capacity_rps') or '–'} | {r.get('p50_ms') or '–'} | "
-                   f"{r.get('p99_ms') or '–'} |")
+                   f"{r.get('p99_ms') or '–'} |"
+                 + (f" {hostprobe.cell(r.get('handover_ns'), r.get('handover_ns_after'))} |" if probed else ""))
     L += accounting_table(rows)
     L += server_table(rows)
     L += ["\n### Targets at overload\n",

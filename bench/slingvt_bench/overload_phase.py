@@ -5,6 +5,7 @@ overload_open_report.py."""
 import os
 import time
 
+from . import hostprobe
 from . import overload_decisive
 from . import overload_open as ov
 from . import overload_watch as watch
@@ -172,6 +173,8 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     if down:
         raise BenchError(down)
     inst.check_alive()
+    # The host's state while every instance is idle, before the point and after its drain (hostprobe).
+    handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
     has_counters = CONFIGS[inst.name].get("ours", False)
     before = status(inst) if has_counters else None
     rnd = base["round"]
@@ -192,7 +195,8 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     own["admitted"] += seen.reads
     answers = ov.read_db(db)
     cats = ov.categories(summary, answers, timeout, duration)
-    r = dict(base, **cats, **ov.accounting(before, after, own, cats, has_counters))
+    r = dict(base, **cats, **ov.accounting(before, after, own, cats, has_counters), handover_ns=handover0,
+             handover_ns_after=hostprobe.measure(getattr(args, "hostprobe", None)))
     r.update(watch.summary(seen, r.get("completed") if r.get("counters") == "yes" else
                            cats["ok_in_time"] + cats["ok_late"]))
     for sec, ok, s503, other in ov.per_second(answers, timeout, duration) if answers is not None else []:
@@ -210,5 +214,6 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
         f"{r['arrived_identity']}), admitted identity "
         f"{r['admitted_identity']}; CPU {r['cpu_pct']} %, {r['cpu_ms_per_completed']} ms per completed request "
         f"(closed-model capacity point: {base['closed_cpu_ms_per_answer'] or '–'} ms); limit "
-        f"{r['limit_min']}–{r['limit_max']}, in flight median {r['in_flight_median']}, queued max {r['queued_max']}")
+        f"{r['limit_min']}–{r['limit_max']}, in flight median {r['in_flight_median']}, queued max {r['queued_max']}; "
+        f"host hand-over {r['handover_ns'] or '-'} / {r['handover_ns_after'] or '-'} ns")
     return r

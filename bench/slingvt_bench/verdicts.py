@@ -45,7 +45,7 @@ def host_undecided(d, a, b, w, c, measured, goal):
             and d.state_differed(a, b, w, c))
 
 
-HOST_UNDECIDED = "undecided (every round in two host states, see \"The host's state at each point\")"
+HOST_UNDECIDED = "undecided (the two measured in different host states only, decision 0032)"
 
 
 def judged(d, configs, pts, measured, goal, spread):

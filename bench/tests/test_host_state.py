@@ -1,8 +1,10 @@
 """Comparisons of two configurations use the rounds measured in one state of the host (hostprobe); where every round
 was measured in two states, a ratio the host alone could have moved decides nothing."""
+import os
+import tempfile
 import unittest
 
-from slingvt_bench import hostprobe
+from slingvt_bench import hostprobe, overload_decisive, overload_open, overload_open_report
 from slingvt_bench.data import Data
 from slingvt_bench.report import losses_first
 from slingvt_bench.safe_default import closed
@@ -87,3 +89,49 @@ class HostStateTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class OverloadHostStateTest(unittest.TestCase):
+
+    @staticmethod
+    def orow(cf, ok_per_s, p99, state):
+        return dict(config=cf, workload="repo200", fraction="2.0", reference="kernel-200", capacity_rps="470.0",
+                    target_rps="940.0", own_capacity_rps="600.0", ok_per_s=str(ok_per_s), p99_ms=str(p99),
+                    losses="9000", s503="0", failed="", duration_s="60", timeout_s="10", sent="56400",
+                    handover_ns=state[0] if state else "", handover_ns_after=state[1] if state else "")
+
+    def verdicts(self, rows):
+        return {t.split(": ", 1)[1]: v for t, _, v in overload_open_report.targets(rows)}
+
+    def test_two_rows_measured_in_two_states_decide_nothing_within_what_the_host_moves(self):
+        # repo200 200 % of full-2026-11-28c: 413.9 vs 469.6/s (0.88x), without the probe.
+        label = "vt-adaptive answers in time/s ≥ kernel-200's"
+        two = [self.orow("kernel-200", 469.6, 9000, CHEAP), self.orow("vt-adaptive", 413.9, 8000, DEAR)]
+        self.assertEqual(self.verdicts(two)[label], HOST_UNDECIDED)
+        one = [self.orow("kernel-200", 469.6, 9000, DEAR), self.orow("vt-adaptive", 413.9, 8000, DEAR)]
+        self.assertEqual(self.verdicts(one)[label], "MISSED")
+        none = [self.orow("kernel-200", 469.6, 9000, None), self.orow("vt-adaptive", 413.9, 8000, None)]
+        self.assertEqual(self.verdicts(none)[label], "MISSED")
+
+    def test_the_outcomes_table_shows_each_rows_probes(self):
+        rows = [self.orow("kernel-200", 469.6, 9000, CHEAP), self.orow("vt-adaptive", 413.9, 8000, ("44.0", "201.0"))]
+        with tempfile.TemporaryDirectory() as out:
+            overload_open.write_csv(os.path.join(out, "overload.csv"), rows)
+            text = overload_open_report.section(out)
+        self.assertIn("| p50 | p99 | host ns |", text)
+        self.assertIn("| 8000 | 44 / 201 * |", text)
+        self.assertIn("| 9000 | 45 / 47 |", text)
+
+
+class OverloadDecisiveHostStateTest(unittest.TestCase):
+
+    def test_an_overload_point_measured_in_two_states_gets_its_rounds_first(self):
+        def pt(w, ok_v, ok_k, state_v):
+            base = dict(workload=w, fraction="1.3", reference="kernel-200", capacity_rps="470.0", target_rps="611.0",
+                        own_capacity_rps="600.0", p99_ms="900", losses="100", s503="0", failed="", duration_s="60",
+                        timeout_s="10", sent="36660", connections="6416", cut_off="10")
+            return [dict(base, config="kernel-200", ok_per_s=str(ok_k), handover_ns="45.0", handover_ns_after="47.0"),
+                    dict(base, config="vt-adaptive", ok_per_s=str(ok_v), p99_ms="700", handover_ns=state_v[0],
+                         handover_ns_after=state_v[1])]
+        rows = pt("page", 560.0, 600.0, CHEAP) + pt("repo200", 420.0, 570.0, DEAR)  # 0.93x; 0.74x in two states
+        self.assertEqual(overload_decisive.decisive_points(rows, 3), [("repo200", 1.3), ("page", 1.3)])

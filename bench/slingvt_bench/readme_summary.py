@@ -13,18 +13,22 @@ from .overload_decisive import connection_bound
 from .overload_open_report import index, point_label
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from .safe_default import UNBOUNDED, applies, judged_targets
-from .verdicts import aa_spread, better_kernel, verdict
+from .verdicts import aa_spread, better_kernel, host_undecided, verdict
 
 BEGIN = "<!-- run of record: written by ./sling-vt bench --readme DIR; edit the text around it, not in it -->"
 END = "<!-- end of the run of record -->"
 SHORT = {"kernel-200": "k200", "kernel-1000": "k1000"}
 
 
-def marked(r, goal, spread):
-    """A ratio as the README shows it: `?` within the twins' spread of its goal, bold when lost beyond it."""
+def marked(d, a, b, w, c, goal):
+    """a : b at this point as the README shows it: `?` within the twins' spread of its goal or measured in two host
+    states only (verdicts.host_undecided), bold when lost beyond it."""
+    r = d.ratio(a, b, w, c) if (a, w, c) in d.by and (b, w, c) in d.by else None
     if r is None:
         return "–"
-    v = verdict(r, goal, spread)
+    if host_undecided(d, a, b, w, c, r, goal):
+        return fmt_ratio(r) + "?"
+    v = verdict(r, goal, aa_spread(d, w, c))
     return fmt_ratio(r) + "?" if v.startswith("undecided") else f"**{fmt_ratio(r)}**" if v == "MISSED" \
         else fmt_ratio(r)
 
@@ -45,12 +49,11 @@ def closed_table(d):
         b = better_kernel(d, w, c)
         if b is None:
             continue
-        spread = aa_spread(d, w, c)
-        r_u = d.ratio(DEFAULT_VIRTUAL, UNBOUNDED, w, c) if (UNBOUNDED, w, c) in d.by else None
         goal_u = KEPT_GOAL if w in KEPT_WINS and c >= 1000 else 1.0
         L.append(f"| {w} | {c:,} | {thr(d, b, w, c)} ({SHORT.get(b, b)}) | {thr(d, UNBOUNDED, w, c)} | "
                  f"{thr(d, AA[0], w, c)} / {thr(d, AA[1], w, c)} | "
-                 f"{marked(d.ratio(DEFAULT_VIRTUAL, b, w, c), 1.0, spread)} | {marked(r_u, goal_u, spread)} |")
+                 f"{marked(d, DEFAULT_VIRTUAL, b, w, c, 1.0)} | "
+                 f"{marked(d, DEFAULT_VIRTUAL, UNBOUNDED, w, c, goal_u)} |")
     return L
 
 
@@ -113,13 +116,15 @@ def summary(out, root):
          f"shared with the load generator, {minutes(meta.get('elapsed_s', 0))} in one sitting, default settings. The "
          f"default (`auto`, {DEFAULT_VIRTUAL}) against the better kernel pool (200 or 1,000 threads) and unbounded in "
          f"the closed model, against {REFERENCE} in the open model and at overload; its A/A twin ({AA[1]}) sets the "
-         f"spread: `?` = within it (undecided), **bold** = lost beyond it. **{len(missed)} missed**, "
+         f"spread: `?` = within it or measured in two host states only (undecided), **bold** = lost beyond it. "
+         f"**{len(missed)} missed**, "
          f"{len(undecided)} undecided, {len(met)} met; losses first (every target: [results.md]({rel}/results.md)).",
          ""]
     if missed:
         L += ["Missed:", ""] + bullets(missed, caps) + [""]
     if undecided:
-        L += ["Undecided (within the twins' spread):", ""] + bullets(undecided, caps) + [""]
+        L += ["Undecided (within the twins' spread, or measured in two host states only):", ""]
+        L += bullets(undecided, caps) + [""]
     L += ["Answers/s (steady, median round), `auto` : the better pool and : unbounded (median of the rounds' ratios):",
           ""] + closed_table(d)
     L += ["", f"{WHOLE_RUN_MARK} no steady window; the whole-run rate."]

@@ -83,8 +83,8 @@ class HostStateTest(unittest.TestCase):
     def test_the_losses_table_says_why_a_loss_is_undecided(self):
         d = Data([row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
         text = "\n".join(losses_first(d))
-        self.assertIn("| vt-adaptive | repo200 | 1,000 | 0.74× | kernel-200 | – | undecided (every round in two host "
-                      "states) |", text)
+        self.assertIn("| vt-adaptive | repo200 | 1,000 | 0.74× | kernel-200 | – | undecided (every round in two "
+                      "host states) |", text)
 
 
 if __name__ == "__main__":
@@ -135,3 +135,14 @@ class OverloadDecisiveHostStateTest(unittest.TestCase):
                          handover_ns_after=state_v[1])]
         rows = pt("page", 560.0, 600.0, CHEAP) + pt("repo200", 420.0, 570.0, DEAR)  # 0.93x; 0.74x in two states
         self.assertEqual(overload_decisive.decisive_points(rows, 3), [("repo200", 1.3), ("page", 1.3)])
+
+
+class ReadmeHostStateTest(unittest.TestCase):
+
+    def test_the_readme_table_marks_a_ratio_measured_in_two_states_undecided(self):
+        from slingvt_bench.readme_summary import marked
+        two = Data([row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
+        one = Data([row("vt-adaptive", 420, 1, CHEAP), row("kernel-200", 570, 1, CHEAP)])
+        self.assertEqual(marked(two, "vt-adaptive", "kernel-200", "repo200", 1000, 1.0), "0.74×?")
+        self.assertEqual(marked(one, "vt-adaptive", "kernel-200", "repo200", 1000, 1.0), "**0.74×**")
+        self.assertEqual(marked(one, "vt-adaptive", "vt-unbounded", "repo200", 1000, 1.0), "–")

@@ -1,14 +1,13 @@
 """Comparisons of two configurations use the rounds measured in one state of the host (hostprobe); where every round
 was measured in two states, a ratio the host alone could have moved decides nothing."""
-import os
-import tempfile
 import unittest
 
-from slingvt_bench import hostprobe, overload_decisive, overload_open, overload_open_report
+from slingvt_bench import hostprobe, overload_decisive, overload_open_report
 from slingvt_bench.data import Data
 from slingvt_bench.report import losses_first
 from slingvt_bench.safe_default import closed
 from slingvt_bench.verdicts import HOST_UNDECIDED, aa_spread, decisive_points, judged
+from tests.test_overload_open import section_of
 
 CHEAP, DEAR = ("45.0", "47.0"), ("198.0", "203.0")
 
@@ -115,9 +114,7 @@ class OverloadHostStateTest(unittest.TestCase):
 
     def test_the_outcomes_table_shows_each_rows_probes(self):
         rows = [self.orow("kernel-200", 469.6, 9000, CHEAP), self.orow("vt-adaptive", 413.9, 8000, ("44.0", "201.0"))]
-        with tempfile.TemporaryDirectory() as out:
-            overload_open.write_csv(os.path.join(out, "overload.csv"), rows)
-            text = overload_open_report.section(out)
+        text = section_of(rows)
         self.assertIn("| p50 | p99 | host ns |", text)
         self.assertIn("| 8000 | 44 / 201 * |", text)
         self.assertIn("| 9000 | 45 / 47 |", text)

@@ -126,6 +126,13 @@ def orow(cf, fr, ok_per_s, p99, losses=0, s503=0, own=1000.0, failed=""):
 CAP = "vt-adaptive ≥ 90 % of its own closed-model capacity (at most the offered rate)"
 
 
+def section_of(rows):
+    """results.md's overload section for these overload.csv rows."""
+    with tempfile.TemporaryDirectory() as out:
+        ov.write_csv(os.path.join(out, "overload.csv"), rows)
+        return rep.section(out)
+
+
 class OverloadTargetsTest(unittest.TestCase):
 
     def verdicts(self, rows):
@@ -174,9 +181,7 @@ class OverloadTargetsTest(unittest.TestCase):
         self.assertEqual(v[CAP], "MISSED")
         auto[1]["failed"] = "oha exited 1"
         self.assertTrue(all(x.startswith("MISSED (failed") for _, _, x in rep.targets(kernel + auto)))
-        with tempfile.TemporaryDirectory() as out:
-            ov.write_csv(os.path.join(out, "overload.csv"), kernel + auto[:1] + auto[2:])
-            text = rep.section(out)
+        text = section_of(kernel + auto[:1] + auto[2:])
         self.assertIn("| vt-adaptive (round 3) |", text)
         self.assertIn("3 rounds per point", text)
 
@@ -184,16 +189,12 @@ class OverloadTargetsTest(unittest.TestCase):
         self.assertEqual([round_of(r) for r in (dict(), dict(round=""), dict(round="2"))], [1, 1, 2])
         rows = [orow("kernel-200", 1.3, 200, 9000), orow("vt-adaptive", 1.3, 240, 1200)]
         self.assertEqual(rep.index(rows)[("vt-adaptive", "R1s", 1.3)]["ok_per_s"], "240")
-        with tempfile.TemporaryDirectory() as out:
-            ov.write_csv(os.path.join(out, "overload.csv"), rows)
-            self.assertNotIn("(round 1)", rep.section(out))
+        self.assertNotIn("(round 1)", section_of(rows))
 
     def test_section_lists_losses_first_and_flags_a_short_run(self):
         rows = [dict(orow("vt-adaptive", 2.0, 390, 1100, losses=5), sent="24000"),
                 dict(orow("kernel-200", 2.0, 200, 9500, losses=12000), sent="24000", duration_s="20")]
-        with tempfile.TemporaryDirectory() as out:
-            ov.write_csv(os.path.join(out, "overload.csv"), rows)
-            text = rep.section(out)
+        text = section_of(rows)
         self.assertLess(text.index("| kernel-200 | 12000 |"), text.index("| vt-adaptive | 5 |"))
         self.assertIn("Shorter than the phase is meant to run", text)
 
@@ -204,11 +205,8 @@ class OverloadTargetsTest(unittest.TestCase):
                     queued_max="7953", watch_samples="30"),
                dict(orow("kernel-200", 1.3, 130, 9600), cpu_pct="185.0", cpu_ms_per_completed="2.70",
                     closed_cpu_ms_per_answer="", watch_samples="0")]
-        with tempfile.TemporaryDirectory() as out:
-            ov.write_csv(os.path.join(out, "overload.csv"), old)
-            self.assertNotIn("The server during each point", rep.section(out))
-            ov.write_csv(os.path.join(out, "overload.csv"), new)
-            text = rep.section(out)
+        self.assertNotIn("The server during each point", section_of(old))
+        text = section_of(new)
         self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 |", text)
         self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | 2.70 | – | – | – | – | – |", text)
         self.assertIn("[overload-admission.csv](overload-admission.csv)", text)

@@ -4,7 +4,7 @@ import os
 
 from . import hostprobe
 from . import overload_open as ov
-from .data import num, rate_point, round_of
+from .data import num, rate_point, read_csv, round_of
 from .openload import OHA_VERSION
 from .plan import DEFAULT_VIRTUAL, REFERENCE, aa_pair
 from .verdicts import DECISIVE_MARGIN, HOST_UNDECIDED, verdict
@@ -25,28 +25,50 @@ def config_label(r, several):
     return r["config"] + (f" (round {round_of(r)})" if several else "")
 
 
-def aa_spread(by, w, fr, field):
-    """|A : its twin - 1| (plan.aa_pair) in field at this overload point, or None without both measured."""
-    a, b = (by.get((cf, w, fr)) for cf in aa_pair({c for c, *_ in by}))
+def aa_spread(by, w, fr, field, rows=None):
+    """|A : its twin - 1| (plan.aa_pair) in field at this overload point, or None without both measured; of a round
+    in which both were measured in one host state where their median rows were not (in_one_state, given rows)."""
+    pair = aa_pair({c for c, *_ in by})
+    a, b = (by.get((cf, w, fr)) for cf in pair)
     if not a or not b or a.get("failed") or b.get("failed"):
         return None
+    if rows:
+        a, b, _ = in_one_state(rows, *pair, w, fr, a, b)
     x, y = num(a.get(field)), num(b.get(field))
     return abs(x / y - 1) if x is not None and y else None
 
 
-def ratios(a, k, by, w, fr):
+def own_capacity(a, closed):
+    """(capacity, state) the 90 % target divides row a by. Where the closed-model rows and the probes tell: a's
+    configuration's best closed-model rate on the workload in a's host state (state "same"), else the recorded own
+    capacity, its best in any state, with state "other" where every closed row was in another host state than a
+    (decision 0032: the dear state costs up to 1.75x the CPU per answer of the cheap one), None where nothing is
+    known."""
+    recorded = num(a.get("own_capacity_rps"))
+    if not closed or not hostprobe.probes(a):
+        return recorded, None
+    mine = [r for r in closed if r["config"] == a["config"] and r["workload"] == a["workload"]]
+    cap = ov.openload.capacity([r for r in mine if hostprobe.same_state(r, a)], a["config"], a["workload"])
+    if cap:
+        return cap, "same"
+    return recorded, "other" if any(hostprobe.same_state(r, a) is False for r in mine) else None
+
+
+def ratios(a, k, by, w, fr, own=None, rows=None):
     """The default's three overload targets that compare figures, (ratio, goal, spread, a throughput goal) each:
     answers in time per second against ref's (goal 1.0); against the lower of the offered rate and its own
     closed-model capacity (0.9: no configuration answers more than is offered); ref's p99 over its own (1.0, "p99 ≤
-    ref's"). A ratio is None where a figure is missing. targets() judges them, overload_decisive chooses by them."""
+    ref's"). A ratio is None where a figure is missing. targets() judges them, overload_decisive chooses by them.
+    own: the capacity to divide by (own_capacity), else the recorded one; rows: the point's rounds, for the twins'
+    spread in one host state (aa_spread)."""
     ok_a, ok_k = num(a.get("ok_per_s")), num(k.get("ok_per_s"))
-    own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
+    own, rate = own or num(a.get("own_capacity_rps")), num(a.get("target_rps"))
     top = min(own, rate) if own and rate else None
     p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
-    sp_ok = aa_spread(by, w, fr, "ok_per_s")
+    sp_ok = aa_spread(by, w, fr, "ok_per_s", rows)
     return [(ok_a / ok_k if ok_a is not None and ok_k else None, 1.0, sp_ok, True),
             (ok_a / top if ok_a is not None and top else None, 0.9, sp_ok, True),
-            (p_k / p_a if p_a and p_k is not None else None, 1.0, aa_spread(by, w, fr, "p99_ms"), False)]
+            (p_k / p_a if p_a and p_k is not None else None, 1.0, aa_spread(by, w, fr, "p99_ms", rows), False)]
 
 
 def judged(a, k, measured, goal, spread):
@@ -58,15 +80,34 @@ def judged(a, k, measured, goal, spread):
     return verdict(measured, goal, spread)
 
 
+def in_one_state(rows, v, ref, w, fr, a, k):
+    """(a, k, note): the median rows of v and ref at this point, or, where those were measured in two host states and
+    some round measured both in one, that round's rows (the round with the lower median of v's answers in time among
+    such rounds), with a note naming it (decision 0032)."""
+    if hostprobe.same_state(a, k) is not False:
+        return a, k, ""
+    pairs = {}
+    for r in rows:
+        if rate_point(r) == (w, fr) and r["config"] in (v, ref) and not r.get("failed"):
+            pairs.setdefault(round_of(r), {})[r["config"]] = r
+    same = sorted((p for p in pairs.values() if len(p) == 2 and hostprobe.same_state(p[v], p[ref])),
+                  key=lambda p: (num(p[v].get("ok_per_s")) or 0.0, round_of(p[v])))
+    if not same:
+        return a, k, ""
+    pick = same[(len(same) - 1) // 2]
+    return pick[v], pick[ref], f" (round {round_of(pick[v])}: of the rounds in one host state)"
+
+
 def point_label(row, ref=REFERENCE):
     """How the targets name an overload point: 'R10ms at 4370.4/s (200 % of kernel-200)'."""
     return f"{row['workload']} at {row['target_rps']}/s ({round(num(row['fraction']) * 100)} % of {ref})"
 
 
-def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
     """(target, measured, verdict) for v at every overload point where v or ref was planned: answers in time per
-    second ≥ ref's; ≥ 90 % of v's own closed-model capacity; p99 of its answers ≤ ref's; zero 503 where ref answered
-    every request in time. A ratio within the A/A spread of its goal is undecided; a failed point is MISSED."""
+    second ≥ ref's; ≥ 90 % of v's own closed-model capacity (in the same host state where closed, the run's
+    results.csv rows, tell: own_capacity); p99 of its answers ≤ ref's; zero 503 where ref answered every request in
+    time. A ratio within the A/A spread of its goal is undecided; a failed point is MISSED."""
     by, out = index(rows), []
     for w, fr in dict.fromkeys(rate_point(r) for r in rows if r["config"] in (v, ref)):
         a, k = by.get((v, w, fr)), by.get((ref, w, fr))
@@ -81,21 +122,26 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
                                                  for cf in bad) + ")"
             out += [(lb, "failed", why) for lb in labels]
             continue
-        (r_k, _, sp_ok, _), (r_top, _, _, _), (r_p99, _, sp_p99, _) = ratios(a, k, by, w, fr)
+        a, k, note = in_one_state(rows, v, ref, w, fr, a, k)
+        own, state = own_capacity(a, closed)
+        (r_k, _, sp_ok, _), (r_top, _, _, _), (r_p99, _, sp_p99, _) = ratios(a, k, by, w, fr, own, rows)
         ok_a, ok_k = num(a["ok_per_s"]) or 0.0, num(k["ok_per_s"]) or 0.0
-        out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {r_k or 0.0:.2f}×" if ok_k else ""),
+        out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {r_k or 0.0:.2f}×" if ok_k else "") + note,
                     judged(a, k, r_k or 0.0, 1.0, sp_ok) if ok_k else "met"))
-        own, rate = num(a.get("own_capacity_rps")), num(a.get("target_rps"))
-        out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f})/s = {100 * (r_top or 0):.0f} %"
-                    if own and rate else "no capacity", verdict(r_top or 0.0, 0.9, sp_ok) if own and rate
-                    else "not measured"))
+        rate = num(a.get("target_rps"))
+        in_state = {"same": " in this host state", "other": " in another host state"}.get(state, "")
+        host = (state == "other" and 0.9 / hostprobe.STATE_EFFECT <= (r_top or 0.0) <= 0.9 * hostprobe.STATE_EFFECT)
+        out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f}{in_state})/s = "
+                    f"{100 * (r_top or 0):.0f} %{note}" if own and rate else "no capacity",
+                    "not measured" if not (own and rate) else HOST_UNDECIDED if host
+                    else verdict(r_top or 0.0, 0.9, sp_ok)))
         p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
         if p_a is None:
             out.append((labels[2], f"{v} answered nothing in time", "MISSED"))
         elif p_k is None:
             out.append((labels[2], f"{ref} answered nothing in time", "not measured"))
         else:  # "p99 ≤ ref's" as ref / p99 ≥ 1, against the twins' difference in p99
-            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms",
+            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms" + note,
                         judged(a, k, r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
         lost_k, s503 = int(num(k["losses"]) or 0), int(num(a["s503"]) or 0)
         if lost_k:
@@ -129,6 +175,12 @@ def short_note(rows):
         return (f"**Shorter than the phase is meant to run**: {', '.join(map(str, durations))} s per point instead of "
                 f"≥ {ov.DURATION_S} s (--quick or --overload-duration), so a queue has less time to build up. ")
     return ""
+
+
+def closed_rows(out):
+    """The closed-model rows of the run in out (results.csv), or [] where it has none."""
+    path = os.path.join(out, "results.csv")
+    return read_csv(path) if os.path.exists(path) else []
 
 
 def section(out):
@@ -189,7 +241,7 @@ def section(out):
           f"undecided; a failed point is MISSED; the 503 target applies only where {REFERENCE} answered every request "
           "in time.\n", "| target | measured | verdict |", "|---|---|---|"]
     L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith('undecided') else '❌ ' + v} |"
-          for t, m, v in targets(rows)]
+          for t, m, v in targets(rows, closed=closed_rows(out))]
     pts = list(dict.fromkeys(rate_point(r) for r in rows if not r.get("failed")))
     L.append("\nAnswers in time per second over the run, one line per configuration and round: "
              + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")

@@ -71,7 +71,8 @@ def judged_targets(out, d):
     rows = closed(d)
     rows += open_p99(openload.read_csv(os.path.join(out, "openmodel.csv")))
     rows += [(f"overload {t}", m, vd) for t, m, vd in
-             overload_open_report.targets(overload_open.read_csv(os.path.join(out, "overload.csv")))]
+             overload_open_report.targets(overload_open.read_csv(os.path.join(out, "overload.csv")),
+                                          closed=d.rows)]
     missed = [t for t in rows if t[2].startswith("MISSED")]
     undecided = [t for t in rows if t[2].startswith("undecided")]
     met = [t for t in rows if t[2] == "met"]

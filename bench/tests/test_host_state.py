@@ -143,3 +143,61 @@ class ReadmeHostStateTest(unittest.TestCase):
         self.assertEqual(marked(two, "vt-adaptive", "kernel-200", "repo200", 1000, 1.0), "0.74×?")
         self.assertEqual(marked(one, "vt-adaptive", "kernel-200", "repo200", 1000, 1.0), "**0.74×**")
         self.assertEqual(marked(one, "vt-adaptive", "vt-unbounded", "repo200", 1000, 1.0), "–")
+
+
+class OwnCapacityHostStateTest(unittest.TestCase):
+    """The 90 % target divides by the default's closed-model capacity in the overload row's host state."""
+
+    LABEL = "vt-adaptive ≥ 90 % of its own closed-model capacity (at most the offered rate)"
+
+    @staticmethod
+    def rows(state):
+        over = [OverloadHostStateTest.orow("kernel-200", 449.0, 5100, DEAR),
+                dict(OverloadHostStateTest.orow("vt-adaptive", 516.4, 4800, state), own_capacity_rps="865.5",
+                     fraction="1.3", target_rps="1033.2")]
+        over[0]["fraction"] = "1.3"
+        return over
+
+    def verdict(self, over, closed):
+        return {t.split(": ", 1)[1]: (m, v) for t, m, v in overload_open_report.targets(over, closed=closed)}[
+            self.LABEL]
+
+    def test_the_capacity_in_the_same_state_is_the_measure(self):
+        # focused run repo200-states-2026-11-29: auto 865.5/s at about 42 ns, 480.7/s at about 200 ns.
+        closed = [row("vt-adaptive", 865.5, 3, CHEAP), row("vt-adaptive", 480.7, 1, DEAR)]
+        measured, verdict = self.verdict(self.rows(DEAR), closed)
+        self.assertEqual(measured, "516.4 of min(offered 1,033.2, own 480.7 in this host state)/s = 107 %")
+        self.assertEqual(verdict, "met")
+        measured, verdict = self.verdict(self.rows(DEAR), closed[:1])  # no closed point in the dear state
+        self.assertEqual(measured, "516.4 of min(offered 1,033.2, own 865.5 in another host state)/s = 60 %")
+        self.assertEqual(verdict, HOST_UNDECIDED)
+
+    def test_without_probes_or_closed_rows_the_recorded_capacity_decides(self):
+        closed = [row("vt-adaptive", 865.5, 3, CHEAP)]
+        self.assertEqual(self.verdict(self.rows(None), closed)[1], "MISSED")
+        self.assertEqual(self.verdict(self.rows(DEAR), None)[1], "MISSED")
+
+
+class OverloadRoundsInOneStateTest(unittest.TestCase):
+
+    @staticmethod
+    def orow(cf, rnd, ok, state):
+        return dict(OverloadHostStateTest.orow(cf, ok, 5000, state), round=str(rnd))
+
+    def test_the_round_in_one_state_stands_for_a_point_whose_median_rows_are_in_two(self):
+        # focused run repo200-states-2026-11-29, 200 %: only round 1 measured auto and kernel-200 in one state.
+        rows = [self.orow("kernel-200", 1, 707.3, CHEAP), self.orow("vt-adaptive", 1, 679.1, CHEAP),
+                self.orow("kernel-200", 2, 370.4, DEAR), self.orow("vt-adaptive", 2, 701.7, ("206.8", "28.5")),
+                self.orow("kernel-200", 3, 657.9, ("182.1", "41.4")), self.orow("vt-adaptive", 3, 729.6, CHEAP)]
+        out = {t.split(": ", 1)[1]: (m, v) for t, m, v in overload_open_report.targets(rows)}
+        measured, verdict = out["vt-adaptive answers in time/s ≥ kernel-200's"]
+        self.assertEqual(measured, "679.1 vs 707.3/s = 0.96× (round 1: of the rounds in one host state)")
+        self.assertEqual(verdict, "MISSED")  # no twin here: nothing to call noise
+
+    def test_the_twins_spread_comes_from_a_round_both_ran_in_one_state(self):
+        rows = [self.orow("vt-adaptive", 1, 680.0, CHEAP), self.orow("vt-adaptive-twin", 1, 660.0, CHEAP),
+                self.orow("vt-adaptive", 2, 700.0, CHEAP), self.orow("vt-adaptive-twin", 2, 480.0, DEAR),
+                self.orow("vt-adaptive", 3, 720.0, CHEAP), self.orow("vt-adaptive-twin", 3, 470.0, DEAR)]
+        by = overload_open_report.index(rows)
+        self.assertAlmostEqual(overload_open_report.aa_spread(by, "repo200", 2.0, "ok_per_s"), 700 / 480 - 1)
+        self.assertAlmostEqual(overload_open_report.aa_spread(by, "repo200", 2.0, "ok_per_s", rows), 680 / 660 - 1)

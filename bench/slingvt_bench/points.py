@@ -9,8 +9,8 @@ from .data import throughput
 from .httpget import http_get
 from .load import run_wrk, steady_rate
 from .plan import DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
-from .sampling import (heap_after_gc, proc_cpu_seconds, proc_threads_rss, thread_census, thread_cpu_split,
-                       wait_quiet)
+from .sampling import (attach_listener, heap_after_gc, proc_cpu_seconds, proc_threads_rss, server_threads,
+                       thread_census, thread_cpu_split, wait_quiet)
 
 
 def warmup(args, inst, pdir):
@@ -72,6 +72,8 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     w = WORKLOADS[wname]
     url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
     samples = {"threads": [], "rss": [], "heap": None, "end": None}
+    # Left out of the thread counts: the JVM's Attach Listener, there since the benchmark's first jcmd.
+    listener = attach_listener(inst.pid)
     # The host's state before the load, while every instance is idle (hostprobe: it moves the CPU per answer); taken
     # before the database window opens, which it would only dilute.
     handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
@@ -86,6 +88,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     def end_of_window():
         """The measured window ends: CPU, threads and the database figures are taken here, before the tail."""
         th, rss = proc_threads_rss(inst.pid)
+        th = server_threads(inst.pid, th, listener)
         samples["end"] = dict(t=time.time(), cpu=proc_cpu_seconds(inst.pid), th=th, rss=rss,
                               others=[proc_cpu_seconds(o.pid) for o in others],
                               split=thread_cpu_split(inst.pid), census=thread_census(inst.pid))
@@ -101,7 +104,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
             if now < end:
                 th, rss = proc_threads_rss(inst.pid)
                 if th:
-                    samples["threads"].append(th)
+                    samples["threads"].append(server_threads(inst.pid, th, listener))
                     samples["rss"].append(rss)
             elif samples["end"] is None:
                 end_of_window()

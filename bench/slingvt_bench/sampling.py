@@ -25,6 +25,34 @@ def proc_threads_rss(pid):
     return threads, rss
 
 
+# The JVM starts this thread at the first attach (the benchmark's own jcmd for the heap after GC) and keeps it: it is
+# the benchmark's, not the server's, and the thread counts leave it out.
+ATTACH_LISTENER = "Attach Listener"
+
+
+def attach_listener(pid):
+    """The task id of the JVM's Attach Listener, or None where it has none (nothing attached yet)."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                if f.read().strip() == ATTACH_LISTENER:
+                    return tid
+        except OSError:
+            continue
+    return None
+
+
+def server_threads(pid, threads, listener):
+    """threads (from /proc/<pid>/status) without the Attach Listener with task id listener while it lives."""
+    if threads and listener and os.path.exists(f"/proc/{pid}/task/{listener}"):
+        return threads - 1
+    return threads
+
+
 def proc_cpu_seconds(pid):
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -88,7 +116,7 @@ def thread_cpu_split(pid):
 
 def thread_census(pid):
     """Live OS threads grouped by name with the numbers taken out ("qtp1914326-45" -> "qtp-"), largest group first,
-    as "name=count;..." for results.csv."""
+    as "name=count;..." for results.csv; without the benchmark's own Attach Listener."""
     groups = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
@@ -97,9 +125,12 @@ def thread_census(pid):
     for tid in tids:
         try:
             with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                name = re.sub(r"[0-9]+", "", f.read().strip()).rstrip(" #-") or "?"
+                comm = f.read().strip()
         except OSError:
             continue
+        if comm == ATTACH_LISTENER:
+            continue  # the benchmark's own (ATTACH_LISTENER)
+        name = re.sub(r"[0-9]+", "", comm).rstrip(" #-") or "?"
         groups[name] = groups.get(name, 0) + 1
     return ";".join(f"{k}={v}" for k, v in sorted(groups.items(), key=lambda kv: (-kv[1], kv[0])))
 

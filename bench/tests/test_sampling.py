@@ -1,14 +1,23 @@
 """What the benchmark reads off a JVM: the used heap of either collector, the collector flag of a configuration,
 and the report's CPU-per-request and thread tables."""
+import os
+import threading
 import unittest
 
 from slingvt_bench.data import Data
 from slingvt_bench.plan import jvm_opts_for
 from slingvt_bench.report import census_table, cpu_table
-from slingvt_bench.sampling import GC_THREAD, JIT_THREAD, used_heap_mib
+from slingvt_bench.sampling import GC_THREAD, JIT_THREAD, attach_listener, server_threads, used_heap_mib
 
 
 class SamplingTest(unittest.TestCase):
+
+    def test_the_benchmarks_attach_listener_is_left_out_of_the_thread_count_while_it_lives(self):
+        pid, tid = os.getpid(), str(threading.get_native_id())  # a task of this process stands in for it
+        self.assertEqual(server_threads(pid, 61, tid), 60)
+        self.assertEqual(server_threads(pid, 61, "999999999"), 61)  # gone: nothing to leave out
+        self.assertEqual(server_threads(pid, 61, None), 61)
+        self.assertIsNone(attach_listener(pid))  # no JVM here, nothing attached
 
     def test_used_heap_of_g1_and_zgc(self):
         g1 = " garbage-first heap   total reserved 6172672K, committed 180224K, used 49691K [0x0, 0x1)\n"

@@ -6,8 +6,8 @@ from .plan import GC_TAIL_S
 # the drain and the pause (25.8 s apart for 12 s of load), an open-model run its drain (17 s apart for 15 s), an
 # overload run its drain (63 s apart for 60 s). An instance answers 13-26 s after its start, then warms up.
 CLOSED_EXTRA_S = GC_TAIL_S + 10
-# The host probe before and after each closed and each overload point (hostprobe: 2 x 3 runs of 0.03-0.12 s each),
-# which that run did not have.
+# The host probe before and after each closed point, open-model run and overload point (hostprobe: 2 x 3 runs of
+# 0.03-0.12 s each), which that run did not have.
 HOSTPROBE_S = 1
 OPEN_EXTRA_S = 2
 OVERLOAD_EXTRA_S = 3
@@ -18,8 +18,8 @@ def closed_seconds(measurements, duration, probed=True):
     return measurements * (duration + CLOSED_EXTRA_S + (HOSTPROBE_S if probed else 0))
 
 
-def open_seconds(runs, duration):
-    return runs * (duration + OPEN_EXTRA_S)
+def open_seconds(runs, duration, probed=True):
+    return runs * (duration + OPEN_EXTRA_S + (HOSTPROBE_S if probed else 0))
 
 
 def overload_seconds(runs, duration, probed=True):

@@ -4,7 +4,7 @@ round cannot settle (open_rounds.decisive_points)."""
 import os
 import time
 
-from . import open_rounds, openload
+from . import hostprobe, open_rounds, openload
 from .common import BenchError, log
 from .estimate import minutes, open_seconds
 from .httpget import http_get
@@ -93,6 +93,8 @@ def run_round(args, live, plan, rows, pdir, path, done, rnd, only=None):
                 if not done[-1].get("failed"):
                     wait_quiet(inst.pid, DRAIN_TIMEOUT)
                     http_get(inst.url + WORK_PATH, timeout=DRAIN_TIMEOUT)
+                    done[-1]["handover_ns_after"] = hostprobe.measure(getattr(args, "hostprobe", None))
+                    openload.write_csv(path, done)
                     time.sleep(plan["pause"])
 
 
@@ -105,6 +107,8 @@ def measure(args, inst, wname, w, fraction, rate, conns, duration, ref, ref_cap,
         inst.check_alive()
         url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
         name = f"oha-{inst.name}-{wname}-{int(fraction * 100)}" + (f"-r{rnd}" if rnd > 1 else "")
+        # The host's state before the run, every instance idle (hostprobe); after it once the drain is done.
+        handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
         summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,
                           os.path.join(pdir, name + ".json"))
     except (openload.OpenLoadError, BenchError) as e:
@@ -112,7 +116,8 @@ def measure(args, inst, wname, w, fraction, rate, conns, duration, ref, ref_cap,
         if "error" not in inst.info:
             note_failure(inst, f"open model {wname} at {rate:.0f}/s", e)
         return dict(openload.failed_row(inst.name, wname, fraction, ref, ref_cap, rate, own, e), round=rnd)
-    r = dict(openload.row(inst.name, wname, fraction, ref_cap, rate, conns, duration, summary, ref, own), round=rnd)
+    r = dict(openload.row(inst.name, wname, fraction, ref_cap, rate, conns, duration, summary, ref, own), round=rnd,
+             handover_ns=handover0)
     log(f"{inst.name}: open model {wname} round {rnd} at {r['target_rps']}/s ({int(fraction * 100)} % of {ref}'s "
         f"{r['capacity_rps']}; own capacity {r['own_capacity_rps']}): {r['achieved_rps']}/s, p50 {r['p50_ms']} ms, "
         f"p99 {r['p99_ms']} ms, p99.9 {r['p999_ms']} ms, errors {r['errors']}, non-2xx {r['non2xx']}")

@@ -3,6 +3,7 @@
 few dozen answers; one round cannot settle a point within a few percent of its goal (full-2026-11-28b: repo200 at
 50 %, 102.8 against 101.3 ms). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
+from . import hostprobe
 from .data import lower_median, median_rounds, num, rate_point, round_of
 from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
 from .verdicts import DECISIVE_MARGIN
@@ -26,15 +27,30 @@ def failed(rows, configs, w, fr):
     return out
 
 
-def p99_ratios(rows, a, b, w, fr):
-    """b's p99 over a's in every round both measured ("a's p99 ≤ b's" as a ratio ≥ 1)."""
+def p99_pairs(rows, a, b, w, fr):
+    """(b's p99 over a's, same host state) in every round both measured ("a's p99 ≤ b's" as a ratio ≥ 1); the state
+    is hostprobe.same_state of the two rows (None without the probe)."""
     ra, rb = rounds_of(rows, a, w, fr), rounds_of(rows, b, w, fr)
     out = []
     for n in sorted(set(ra) & set(rb)):
         pa, pb = num(ra[n].get("p99_ms")), num(rb[n].get("p99_ms"))
         if pa and pb is not None and not ra[n].get("failed") and not rb[n].get("failed"):
-            out.append(pb / pa)
+            out.append((pb / pa, hostprobe.same_state(ra[n], rb[n])))
     return out
+
+
+def p99_ratios(rows, a, b, w, fr):
+    """The ratios of p99_pairs, of the rounds measured in one host state where the probe saw rounds in two
+    (decision 0032), else of every round."""
+    pairs = p99_pairs(rows, a, b, w, fr)
+    same = [x for x, s in pairs if s]
+    return same if same else [x for x, _ in pairs]
+
+
+def state_differed(rows, a, b, w, fr):
+    """True when the probe saw every round of a and b at this point in two host states."""
+    states = [s for _, s in p99_pairs(rows, a, b, w, fr)]
+    return False in states and True not in states
 
 
 def spread(rows, w, fr):
@@ -69,6 +85,8 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         if r is None or failed(rows, [v, ref], w, fr):
             continue
         gap = abs(r - 1)
+        if state_differed(rows, v, ref, w, fr) and 1 / hostprobe.STATE_EFFECT <= r <= hostprobe.STATE_EFFECT:
+            gap = 0.0  # measured in two host states only (decision 0032): first to get the rounds
         if gap <= max(DECISIVE_MARGIN, 2 * (spread(rows, w, fr) or 0)):
             gaps[(w, fr)] = gap
     return sorted(gaps, key=lambda p: gaps[p])[:limit]

@@ -15,7 +15,7 @@ import os
 import shutil
 import subprocess
 
-from . import open_rounds
+from . import hostprobe, open_rounds
 from .data import rate_point, round_of
 from .plan import REFERENCE
 
@@ -29,7 +29,7 @@ IN_FLIGHT_AT_END = "aborted due to deadline"
 # capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own.
 FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "achieved_rps", "connections", "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms",
-          "p999_ms", "max_ms", "failed"]
+          "p999_ms", "max_ms", "failed", "handover_ns", "handover_ns_after"]
 
 
 class OpenLoadError(Exception):
@@ -178,16 +178,19 @@ def section(out):
              "row by row. ")
     durations = ", ".join(sorted({r["duration_s"] for r in rows if r.get("duration_s")}))
     order = {k: i for i, k in enumerate(dict.fromkeys(rate_point(r) for r in rows))}
+    probed = any(r.get("handover_ns") for r in rows)
     L = ["\n## Latency at fixed arrival rates (open model)\n",
          f"oha {OHA_VERSION}, `--latency-correction` (each request timed from when it was due, so waiting for a "
          f"connection counts: no coordinated omission), {durations} s per "
          "rate, after the closed-model points. " + basis +
          "Achieved = successful answers per second. Errors leave out the requests still in flight when the run "
          "ended. Latencies in ms. A run that failed stays in the table with its reason."
-         + (" " + open_rounds.rounds_note(rows).strip() if open_rounds.rounds_note(rows) else "") + "\n",
+         + (" " + open_rounds.rounds_note(rows).strip() if open_rounds.rounds_note(rows) else "")
+         + (" Host ns: the host's cross-core hand-over before / after the run (`*`: it changed state during it); the "
+            "p99 target compares rounds measured in one host state (decision 0032)." if probed else "") + "\n",
          "| workload | offered /s | load | config | own capacity /s | achieved /s | p50 | p90 | p99 | p99.9 | max | "
-         "errors | non-2xx |",
-         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+         "errors | non-2xx |" + (" host ns |" if probed else ""),
+         "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if probed else "")]
     several = {rate_point(r) for r in rows if round_of(r) > 1}
     for r in sorted(rows, key=lambda r: (order[rate_point(r)], round_of(r))):
         load = (f"{round(float(r['fraction']) * 100)} % of {r.get('reference') or 'own'} {r['capacity_rps']}")
@@ -195,11 +198,12 @@ def section(out):
         own = r.get("own_capacity_rps") or (r["capacity_rps"] if not r.get("reference") else "–")
         if r.get("failed"):
             L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {config} | {own} | "
-                     f"**failed**: {r['failed'].replace('|', '/')} |" + " – |" * 7)
+                     f"**failed**: {r['failed'].replace('|', '/')} |" + " – |" * (8 if probed else 7))
             continue
         L.append(f"| {r['workload']} | {r['target_rps']} | {load} | {config} | {own} | {r['achieved_rps']} | "
                  f"{r['p50_ms']} | {r['p90_ms']} | {r['p99_ms']} | {r['p999_ms']} | {r['max_ms']} | {r['errors']} | "
-                 f"{r['non2xx']} |")
+                 f"{r['non2xx']} |"
+                 + (f" {hostprobe.cell(r.get('handover_ns'), r.get('handover_ns_after'))} |" if probed else ""))
     workloads = list(dict.fromkeys(r["workload"] for r in rows))
     L.append("\nPlots (bar p50 to p99, dash p99.9, log scale): "
              + ", ".join(f"[{w}](latency-{w}.svg)" for w in workloads) + ".")

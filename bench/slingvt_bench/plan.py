@@ -172,7 +172,7 @@ def aa_pair(configs):
 # The warm-up is 60 s: on a 2-core machine whose CPU is slow, 30 s left the JIT compiling through the first points.
 # Issue #27 judges auto against the two kernel pools and unbounded, with auto's twin as the A/A control; Felix's own
 # virtual threads (felix-virtual) were judged in full-2026-11-25b and are left out so that the run fits one sitting
-# (at most about 2 h 35 min on 2 cores, see estimate.py). The open model below capacity runs kernel-200, unbounded,
+# (at most about 2 h 36 min on 2 cores, see estimate.py). The open model below capacity runs kernel-200, unbounded,
 # auto and its twin (open_configs), the overload the reference and auto with its twin (overload_configs):
 # unbounded's collapse there is in auto-2026-11-25. 12 s per closed point, 15 s per open point. Up to 7 closed
 # points, 5 open-model points and 3 overload points whose verdict one round cannot settle get 3 rounds (verdicts,

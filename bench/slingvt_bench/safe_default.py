@@ -5,8 +5,9 @@ import os
 
 from . import open_rounds, openload, overload_open, overload_open_report
 from .data import fmt_ratio, num, rate_point
+from .hostprobe import STATE_EFFECT
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
-from .verdicts import aa_spread, better_kernel, judged, verdict
+from .verdicts import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"
 
@@ -60,8 +61,10 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
             measured += (f" (medians of {len(per)} rounds; {ref} : {v} per round "
                          + " / ".join(f"{x:.3f}" for x in per) + ")")
         measured += f" (twin {pt:,.1f})" if pt is not None and not open_rounds.failed(rows, [AA[1]], w, fr) else ""
-        out.append((label, measured, verdict(r, 1.0, open_rounds.spread(rows, w, fr)) if r is not None
-                    else "not measured"))
+        host = (r is not None and open_rounds.state_differed(rows, v, ref, w, fr)
+                and 1 / STATE_EFFECT <= r <= STATE_EFFECT)
+        out.append((label, measured, "not measured" if r is None else HOST_UNDECIDED if host
+                    else verdict(r, 1.0, open_rounds.spread(rows, w, fr))))
     return out
 
 

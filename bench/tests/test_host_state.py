@@ -2,10 +2,10 @@
 was measured in two states, a ratio the host alone could have moved decides nothing."""
 import unittest
 
-from slingvt_bench import hostprobe, overload_decisive, overload_open_report
+from slingvt_bench import hostprobe, open_rounds, overload_decisive, overload_open_report
 from slingvt_bench.data import Data
 from slingvt_bench.report import losses_first
-from slingvt_bench.safe_default import closed
+from slingvt_bench.safe_default import closed, open_p99
 from slingvt_bench.verdicts import HOST_UNDECIDED, aa_spread, decisive_points, judged
 from tests.test_overload_open import section_of
 
@@ -201,3 +201,34 @@ class OverloadRoundsInOneStateTest(unittest.TestCase):
         by = overload_open_report.index(rows)
         self.assertAlmostEqual(overload_open_report.aa_spread(by, "repo200", 2.0, "ok_per_s"), 700 / 480 - 1)
         self.assertAlmostEqual(overload_open_report.aa_spread(by, "repo200", 2.0, "ok_per_s", rows), 680 / 660 - 1)
+
+
+class OpenModelHostStateTest(unittest.TestCase):
+
+    @staticmethod
+    def orow(cf, rnd, p99, state):
+        return dict(config=cf, workload="repo200", fraction="0.9", round=str(rnd), reference="kernel-200",
+                    capacity_rps="800.0", target_rps="720.0", p99_ms=str(p99), failed="",
+                    handover_ns=state[0] if state else "", handover_ns_after=state[1] if state else "")
+
+    LABEL = "open model repo200 at 90 % of kernel-200's capacity: vt-adaptive p99 ≤ kernel-200's"
+
+    def verdict(self, rows):
+        return {t: v for t, _, v in open_p99(rows)}[self.LABEL]
+
+    def test_the_p99_target_compares_rounds_in_one_state(self):
+        # Round 2: auto in the dear state, where 90 % of a cheap-state capacity is an overload.
+        rows = [self.orow("kernel-200", 1, 116.0, CHEAP), self.orow("vt-adaptive", 1, 110.0, CHEAP),
+                self.orow("kernel-200", 2, 118.0, CHEAP), self.orow("vt-adaptive", 2, 2100.0, DEAR),
+                self.orow("kernel-200", 3, 115.0, CHEAP), self.orow("vt-adaptive", 3, 112.0, CHEAP)]
+        self.assertEqual([round(x, 3) for x in open_rounds.p99_ratios(rows, "vt-adaptive", "kernel-200", "repo200",
+                                                                      0.9)], [round(116 / 110, 3), round(115 / 112, 3)])
+        self.assertEqual(self.verdict(rows), "met")
+
+    def test_every_round_in_two_states_is_undecided_within_what_the_host_moves(self):
+        rows = [self.orow("kernel-200", 1, 116.0, CHEAP), self.orow("vt-adaptive", 1, 150.0, DEAR)]
+        self.assertTrue(open_rounds.state_differed(rows, "vt-adaptive", "kernel-200", "repo200", 0.9))
+        self.assertEqual(self.verdict(rows), HOST_UNDECIDED)
+        self.assertEqual(open_rounds.decisive_points(rows + [self.orow("kernel-200", 1, 100.0, CHEAP) | {
+            "workload": "page"}, self.orow("vt-adaptive", 1, 95.0, CHEAP) | {"workload": "page"}], 2),
+            [("repo200", 0.9), ("page", 0.9)])

@@ -56,10 +56,12 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         pa, pk, pt = (open_rounds.median_p99(rows, cf, w, fr) for cf in (v, ref, AA[1]))
         r = open_rounds.ratio(rows, w, fr, v, ref)
         per = open_rounds.p99_ratios(rows, v, ref, w, fr)
+        left = len(open_rounds.p99_pairs(rows, v, ref, w, fr)) - len(per)
         measured = (f"{pa:,.1f} vs {pk:,.1f} ms" if pa is not None and pk is not None else "no p99")
-        if len(per) > 1:
-            measured += (f" (medians of {len(per)} rounds; {ref} : {v} per round "
-                         + " / ".join(f"{x:.3f}" for x in per) + ")")
+        if len(per) > 1 or left:
+            measured += (f" (medians of {len(per) + left} rounds; {ref} : {v} per round "
+                         + " / ".join(f"{x:.3f}" for x in per)
+                         + (f" in one host state, {left} in two left out" if left else "") + ")")
         measured += f" (twin {pt:,.1f})" if pt is not None and not open_rounds.failed(rows, [AA[1]], w, fr) else ""
         host = (r is not None and open_rounds.state_differed(rows, v, ref, w, fr)
                 and 1 / STATE_EFFECT <= r <= STATE_EFFECT)

@@ -30,20 +30,24 @@ def proc_threads_rss(pid):
 ATTACH_LISTENER = "Attach Listener"
 
 
-def attach_listener(pid):
-    """The task id of the JVM's Attach Listener, or None where it has none (nothing attached yet)."""
+def tasks(pid):
+    """(task id, thread name) of each live OS thread of the process; none where it is gone. A thread that ends while
+    this reads is left out."""
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
-        return None
+        return
     for tid in tids:
         try:
             with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                if f.read().strip() == ATTACH_LISTENER:
-                    return tid
+                yield tid, f.read().strip()
         except OSError:
             continue
-    return None
+
+
+def attach_listener(pid):
+    """The task id of the JVM's Attach Listener, or None where it has none (nothing attached yet)."""
+    return next((tid for tid, name in tasks(pid) if name == ATTACH_LISTENER), None)
 
 
 def server_threads(pid, threads, listener):
@@ -92,15 +96,11 @@ def thread_cpu_split(pid):
     """CPU seconds of the process's threads, split into (gc, jit, all): GC includes the VM thread, which runs the
     safepoint operations of the collectors. Threads that ended in between are missing from both readings; under a
     steady load those are short-lived and few."""
-    gc = jit = total = 0.0
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
+    if not os.path.isdir(f"/proc/{pid}/task"):
         return None
-    for tid in tids:
+    gc = jit = total = 0.0
+    for tid, name in tasks(pid):
         try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                name = f.read().strip()
             with open(f"/proc/{pid}/task/{tid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
@@ -118,16 +118,7 @@ def thread_census(pid):
     """Live OS threads grouped by name with the numbers taken out ("qtp1914326-45" -> "qtp-"), largest group first,
     as "name=count;..." for results.csv; without the benchmark's own Attach Listener."""
     groups = {}
-    try:
-        tids = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return ""
-    for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/comm") as f:
-                comm = f.read().strip()
-        except OSError:
-            continue
+    for _, comm in tasks(pid):
         if comm == ATTACH_LISTENER:
             continue  # the benchmark's own (ATTACH_LISTENER)
         name = re.sub(r"[0-9]+", "", comm).rstrip(" #-") or "?"

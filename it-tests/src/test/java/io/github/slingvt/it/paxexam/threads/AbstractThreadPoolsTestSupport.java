@@ -46,6 +46,8 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
 
     static final String PID = "io.github.slingvt.threads.VirtualThreadPools";
     static final Duration WAIT = Duration.ofSeconds(60);
+    /** Sling installer's ConfigurationConstants.PROPERTY_PERSISTENCE: false keeps a configuration out of write-back. */
+    static final String INSTALLER_PERSIST = "org.apache.sling.installer.configuration.persist";
 
     /** One run of job {@code index} on a thread, {@code atMs} after the test began. */
     record Run(int index, String thread, boolean virtual, long atMs) {
@@ -218,6 +220,10 @@ public abstract class AbstractThreadPoolsTestSupport extends AbstractPaxExamTest
         final Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("defaultMode", "virtual");
         properties.put("poolModes", poolModes);
+        // Not written back into the install folder: the file installer would install that file again later, and
+        // with two changes a second apart it installed the first after the second, switching the pool back
+        // (docs/UPSTREAM.md, Sling installer write-back, symptom 3).
+        properties.put(INSTALLER_PERSIST, false);
         configuration.update(properties);
     }
 

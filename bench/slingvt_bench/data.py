@@ -184,11 +184,7 @@ class Data:
         """The round ratios a comparison uses, and whether rounds in different host states were left out: where the
         probe saw a round in one state, only such rounds; else all (runs without the probe, or every round in
         different states, which state_differed reports)."""
-        pairs = self.round_pairs(a, b, workload, c, field)
-        same = [x for _, x, s in pairs if s]
-        if same and len(same) < len(pairs):
-            return same, True
-        return [x for _, x, _ in pairs], False
+        return hostprobe.in_one_state([(x, s) for _, x, s in self.round_pairs(a, b, workload, c, field)])
 
     def round_ratios(self, a, b, workload, c, field="thr"):
         """a : b in each round both measured in one host state (of throughput, or of another numeric field such as
@@ -198,8 +194,7 @@ class Data:
     def state_differed(self, a, b, workload, c):
         """True when the probe saw every round of a and b at this point in two different host states: their ratio
         then measures the host as much as the product (hostprobe.STATE_EFFECT)."""
-        states = [s for *_, s in self.round_pairs(a, b, workload, c)]
-        return False in states and True not in states
+        return hostprobe.only_two_states([s for *_, s in self.round_pairs(a, b, workload, c)])
 
     def ratio(self, a, b, workload, c):
         rs, filtered = self._compared(a, b, workload, c)

@@ -116,6 +116,26 @@ def same_state(*rows):
     return max(values) / min(values) <= STATE_CHANGE
 
 
+def host_explains(measured, goal):
+    """Whether a ratio measured across two host states is within STATE_EFFECT of its goal: the host alone could have
+    put it on either side, so it decides nothing (decision 0032)."""
+    return measured is not None and goal / STATE_EFFECT <= measured <= goal * STATE_EFFECT
+
+
+def in_one_state(pairs):
+    """(the values used, whether any were left out) of [(value, same host state)]: where the probe saw a round in one
+    state, only such rounds; else all (no probe, or every round in two states: only_two_states)."""
+    same = [x for x, s in pairs if s]
+    if same and len(same) < len(pairs):
+        return same, True
+    return [x for x, _ in pairs], False
+
+
+def only_two_states(states):
+    """True when the probe saw every one of these rounds (same_state of each pair) in two host states."""
+    return False in states and True not in states
+
+
 def cell(before, after):
     """'45 / 47', '45 / 201 *' where the host changed state during the point, '-' without a probe."""
     if before in (None, "") and after in (None, ""):

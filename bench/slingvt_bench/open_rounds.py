@@ -42,15 +42,12 @@ def p99_pairs(rows, a, b, w, fr):
 def p99_ratios(rows, a, b, w, fr):
     """The ratios of p99_pairs, of the rounds measured in one host state where the probe saw rounds in two
     (decision 0032), else of every round."""
-    pairs = p99_pairs(rows, a, b, w, fr)
-    same = [x for x, s in pairs if s]
-    return same if same else [x for x, _ in pairs]
+    return hostprobe.in_one_state(p99_pairs(rows, a, b, w, fr))[0]
 
 
 def state_differed(rows, a, b, w, fr):
     """True when the probe saw every round of a and b at this point in two host states."""
-    states = [s for _, s in p99_pairs(rows, a, b, w, fr)]
-    return False in states and True not in states
+    return hostprobe.only_two_states([s for _, s in p99_pairs(rows, a, b, w, fr)])
 
 
 def spread(rows, w, fr):
@@ -85,7 +82,7 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         if r is None or failed(rows, [v, ref], w, fr):
             continue
         gap = abs(r - 1)
-        if state_differed(rows, v, ref, w, fr) and 1 / hostprobe.STATE_EFFECT <= r <= hostprobe.STATE_EFFECT:
+        if state_differed(rows, v, ref, w, fr) and hostprobe.host_explains(r, 1.0):
             gap = 0.0  # measured in two host states only (decision 0032): first to get the rounds
         if gap <= max(DECISIVE_MARGIN, 2 * (spread(rows, w, fr) or 0)):
             gaps[(w, fr)] = gap

@@ -6,7 +6,6 @@ import math
 
 from . import hostprobe
 from .data import num
-from .hostprobe import STATE_EFFECT
 from .overload_open_report import REFERENCE, index, ratios
 from .plan import DEFAULT_VIRTUAL
 from .verdicts import DECISIVE_MARGIN
@@ -49,7 +48,7 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
                 continue
             gap = abs(ratio / goal - 1)
             # v and ref measured in two host states decide nothing (decision 0032): such a point comes first.
-            if hostprobe.same_state(a, k) is False and goal / STATE_EFFECT <= ratio <= goal * STATE_EFFECT:
+            if hostprobe.same_state(a, k) is False and hostprobe.host_explains(ratio, goal):
                 gap = 0.0
             if gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
                 gaps[(w, fr)] = min(gaps.get((w, fr), gap), gap)

@@ -27,13 +27,13 @@ def config_label(r, several):
 
 def aa_spread(by, w, fr, field, rows=None):
     """|A : its twin - 1| (plan.aa_pair) in field at this overload point, or None without both measured; of a round
-    in which both were measured in one host state where their median rows were not (in_one_state, given rows)."""
+    in which both were measured in one host state where their median rows were not (round_in_one_state, given rows)."""
     pair = aa_pair({c for c, *_ in by})
     a, b = (by.get((cf, w, fr)) for cf in pair)
     if not a or not b or a.get("failed") or b.get("failed"):
         return None
     if rows:
-        a, b, _ = in_one_state(rows, *pair, w, fr, a, b)
+        a, b, _ = round_in_one_state(rows, *pair, w, fr, a, b)
     x, y = num(a.get(field)), num(b.get(field))
     return abs(x / y - 1) if x is not None and y else None
 
@@ -74,13 +74,12 @@ def ratios(a, k, by, w, fr, own=None, rows=None):
 def judged(a, k, measured, goal, spread):
     """verdict(), except that v's and ref's rows measured in two host states (hostprobe.same_state) decide nothing
     within hostprobe.STATE_EFFECT of the goal (decision 0032)."""
-    if (hostprobe.same_state(a, k) is False
-            and goal / hostprobe.STATE_EFFECT <= measured <= goal * hostprobe.STATE_EFFECT):
+    if hostprobe.same_state(a, k) is False and hostprobe.host_explains(measured, goal):
         return HOST_UNDECIDED
     return verdict(measured, goal, spread)
 
 
-def in_one_state(rows, v, ref, w, fr, a, k):
+def round_in_one_state(rows, v, ref, w, fr, a, k):
     """(a, k, note): the median rows of v and ref at this point, or, where those were measured in two host states and
     some round measured both in one, that round's rows (the round with the lower median of v's answers in time among
     such rounds), with a note naming it (decision 0032)."""
@@ -122,7 +121,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
                                                  for cf in bad) + ")"
             out += [(lb, "failed", why) for lb in labels]
             continue
-        a, k, note = in_one_state(rows, v, ref, w, fr, a, k)
+        a, k, note = round_in_one_state(rows, v, ref, w, fr, a, k)
         own, state = own_capacity(a, closed)
         (r_k, _, sp_ok, _), (r_top, _, _, _), (r_p99, _, sp_p99, _) = ratios(a, k, by, w, fr, own, rows)
         ok_a, ok_k = num(a["ok_per_s"]) or 0.0, num(k["ok_per_s"]) or 0.0
@@ -130,7 +129,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
                     judged(a, k, r_k or 0.0, 1.0, sp_ok) if ok_k else "met"))
         rate = num(a.get("target_rps"))
         in_state = {"same": " in this host state", "other": " in another host state"}.get(state, "")
-        host = (state == "other" and 0.9 / hostprobe.STATE_EFFECT <= (r_top or 0.0) <= 0.9 * hostprobe.STATE_EFFECT)
+        host = state == "other" and hostprobe.host_explains(r_top or 0.0, 0.9)
         out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f}{in_state})/s = "
                     f"{100 * (r_top or 0):.0f} %{note}" if own and rate else "no capacity",
                     "not measured" if not (own and rate) else HOST_UNDECIDED if host
@@ -209,8 +208,8 @@ def section(out):
           "all answers." if json_only else "")
          + (" Host ns: the host's cross-core hand-over before / after the point, every instance idle (`*`: the host "
             "changed state during it); a target comparing two rows measured in two states (probes more than 2x "
-            "apart) is undecided within "
-            f"{hostprobe.STATE_EFFECT}x of its goal (decision 0032)." if probed else "") + "\n",
+            f"apart) is undecided within {hostprobe.STATE_EFFECT}x of its goal (decision 0032)." if probed else "")
+         + "\n",
          "| workload | offered /s | load | config | lost | 503 | other | timeouts | conn. errors | late 2xx | cut off | "
          "sent | in time | in time /s | own capacity /s | p50 | p99 |" + (" host ns |" if probed else ""),
          "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -5,7 +5,7 @@ import os
 
 from . import open_rounds, openload, overload_open, overload_open_report
 from .data import fmt_ratio, num, rate_point
-from .hostprobe import STATE_EFFECT
+from .hostprobe import host_explains
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from .verdicts import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
@@ -63,8 +63,7 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
                          + " / ".join(f"{x:.3f}" for x in per)
                          + (f" in one host state, {left} in two left out" if left else "") + ")")
         measured += f" (twin {pt:,.1f})" if pt is not None and not open_rounds.failed(rows, [AA[1]], w, fr) else ""
-        host = (r is not None and open_rounds.state_differed(rows, v, ref, w, fr)
-                and 1 / STATE_EFFECT <= r <= STATE_EFFECT)
+        host = host_explains(r, 1.0) and open_rounds.state_differed(rows, v, ref, w, fr)
         out.append((label, measured, "not measured" if r is None else HOST_UNDECIDED if host
                     else verdict(r, 1.0, open_rounds.spread(rows, w, fr))))
     return out

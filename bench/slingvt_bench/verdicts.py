@@ -3,7 +3,7 @@ is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
-from .hostprobe import STATE_EFFECT
+from .hostprobe import host_explains
 from .plan import KEPT_GOAL, KEPT_WINS, aa_pair
 
 
@@ -41,8 +41,7 @@ def failures(d, configs, pts):
 def host_undecided(d, a, b, w, c, measured, goal):
     """Whether a : b at this point decides nothing because the probe saw every round of the two in different host
     states and the ratio is within STATE_EFFECT of its goal (what the host alone has moved a throughput by)."""
-    return (measured is not None and goal / STATE_EFFECT <= measured <= goal * STATE_EFFECT
-            and d.state_differed(a, b, w, c))
+    return host_explains(measured, goal) and d.state_differed(a, b, w, c)
 
 
 HOST_UNDECIDED = "undecided (the two measured in different host states only, decision 0032)"

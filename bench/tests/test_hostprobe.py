@@ -25,6 +25,16 @@ class HostProbeTest(unittest.TestCase):
         self.assertFalse(hostprobe.changed(45.0, 66.7))
         self.assertFalse(hostprobe.changed("", 45.0))
 
+    def test_what_the_host_can_explain_and_which_rounds_a_comparison_uses(self):
+        self.assertTrue(hostprobe.host_explains(0.74, 1.0))
+        self.assertFalse(hostprobe.host_explains(0.4, 1.0))
+        self.assertFalse(hostprobe.host_explains(None, 1.0))
+        self.assertEqual(hostprobe.in_one_state([(1.1, True), (0.6, False), (1.0, True)]), ([1.1, 1.0], True))
+        self.assertEqual(hostprobe.in_one_state([(0.6, False), (0.7, None)]), ([0.6, 0.7], False))
+        self.assertTrue(hostprobe.only_two_states([False, None]))
+        self.assertFalse(hostprobe.only_two_states([False, True]))
+        self.assertFalse(hostprobe.only_two_states([None, None]))
+
     def test_without_a_probe_nothing_is_measured(self):
         self.assertEqual(hostprobe.measure(None), "")
 

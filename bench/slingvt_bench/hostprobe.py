@@ -122,6 +122,17 @@ def host_explains(measured, goal):
     return measured is not None and goal / STATE_EFFECT <= measured <= goal * STATE_EFFECT
 
 
+def decisive_gap(measured, goal, two_states):
+    """(distance from the goal that orders the decisive rounds, whether the host explains the ratio) for a ratio whose
+    rounds were all measured in two host states (two_states) or not. Such a ratio decides nothing, so it may always get
+    rounds; where it falls short of its goal it goes first (a loss only a round in one state can confirm or clear),
+    where it is ahead it keeps its place by its distance. Ties at the front otherwise used up the budget in grid order
+    with the host changing state about once a minute (full-2026-11-29: R10ms C=8,000 at 1.45x got rounds, repo200
+    C=4,000 at 0.69x and R100ms C=100 0.4 % behind did not)."""
+    host = bool(two_states) and host_explains(measured, goal)
+    return (0.0 if host and measured < goal else abs(measured / goal - 1)), host
+
+
 def in_one_state(pairs):
     """(the values used, whether any were left out) of [(value, same host state)]: where the probe saw a round in one
     state, only such rounds; else all (no probe, or every round in two states: only_two_states)."""

@@ -81,10 +81,9 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         r = ratio(rows, w, fr, v, ref)
         if r is None or failed(rows, [v, ref], w, fr):
             continue
-        gap = abs(r - 1)
-        if state_differed(rows, v, ref, w, fr) and hostprobe.host_explains(r, 1.0):
-            gap = 0.0  # measured in two host states only (decision 0032): first to get the rounds
-        if gap <= max(DECISIVE_MARGIN, 2 * (spread(rows, w, fr) or 0)):
+        # measured in two host states only (decision 0032): may get the rounds, first where v falls short
+        gap, host = hostprobe.decisive_gap(r, 1.0, state_differed(rows, v, ref, w, fr))
+        if host or gap <= max(DECISIVE_MARGIN, 2 * (spread(rows, w, fr) or 0)):
             gaps[(w, fr)] = gap
     return sorted(gaps, key=lambda p: gaps[p])[:limit]
 

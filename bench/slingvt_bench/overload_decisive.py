@@ -46,10 +46,8 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
         for ratio, goal, spread, throughput in ratios(a, k, by, w, fr):
             if ratio is None or (throughput and ratio >= goal and not int(num(a.get("losses")) or 0)):
                 continue
-            gap = abs(ratio / goal - 1)
-            # v and ref measured in two host states decide nothing (decision 0032): such a point comes first.
-            if hostprobe.same_state(a, k) is False and hostprobe.host_explains(ratio, goal):
-                gap = 0.0
-            if gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
+            # v and ref measured in two host states decide nothing (decision 0032): first where v falls short.
+            gap, host = hostprobe.decisive_gap(ratio, goal, hostprobe.same_state(a, k) is False)
+            if host or gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
                 gaps[(w, fr)] = min(gaps.get((w, fr), gap), gap)
     return sorted(gaps, key=lambda p: gaps[p])[:limit]

@@ -3,6 +3,7 @@ is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
+from . import hostprobe
 from .hostprobe import host_explains
 from .plan import KEPT_GOAL, KEPT_WINS, aa_pair
 
@@ -271,9 +272,9 @@ def decisive_points(d, grid, default_virtual, nproc, limit):
             return
         if r >= goal and at_bound(d, w, c):
             return  # every configuration made C/R and the default is not behind: physics decided the point
-        # Rounds in two host states decide nothing: such a point needs another round before any close one.
-        gap = 0.0 if b and host_undecided(d, default_virtual, b, w, c, r, goal) else abs(r / goal - 1)
-        if gap <= max(DECISIVE_MARGIN, 2 * (aa_spread(d, w, c) or 0)):
+        # Rounds in two host states decide nothing: such a point may get another round (hostprobe.decisive_gap).
+        gap, host = hostprobe.decisive_gap(r, goal, bool(b) and d.state_differed(default_virtual, b, w, c))
+        if host or gap <= max(DECISIVE_MARGIN, 2 * (aa_spread(d, w, c) or 0)):
             gaps[(w, c)] = min(gaps.get((w, c), gap), gap)
 
     for w, c in grid:

@@ -79,6 +79,15 @@ class HostStateTest(unittest.TestCase):
         grid = [("page", 1000), ("repo200", 1000)]
         self.assertEqual(decisive_points(Data(rows), grid, "vt-adaptive", 2, 6), [("repo200", 1000), ("page", 1000)])
 
+    def test_a_shortfall_in_two_states_goes_before_a_lead_in_two_states(self):
+        rows = [row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP),                  # 0.74x, two states
+                row("vt-adaptive", 580, 1, CHEAP, w="page"), row("kernel-200", 400, 1, DEAR, w="page"),  # 1.45x, two
+                row("vt-adaptive", 95, 1, CHEAP, w="R10ms"), row("kernel-200", 100, 1, CHEAP, w="R10ms")]  # 0.95x
+        grid = [("page", 1000), ("R10ms", 1000), ("repo200", 1000)]
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-adaptive", 2, 2), [("repo200", 1000), ("R10ms", 1000)])
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-adaptive", 2, 6),
+                         [("repo200", 1000), ("R10ms", 1000), ("page", 1000)])
+
     def test_the_losses_table_says_why_a_loss_is_undecided(self):
         d = Data([row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
         text = "\n".join(losses_first(d))

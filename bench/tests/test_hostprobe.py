@@ -25,6 +25,16 @@ class HostProbeTest(unittest.TestCase):
         self.assertFalse(hostprobe.changed(45.0, 66.7))
         self.assertFalse(hostprobe.changed("", 45.0))
 
+    def test_a_shortfall_in_two_states_comes_first_and_a_lead_keeps_its_distance(self):
+        self.assertEqual(hostprobe.decisive_gap(0.69, 1.0, True), (0.0, True))
+        gap, host = hostprobe.decisive_gap(1.45, 1.0, True)
+        self.assertAlmostEqual(gap, 0.45)
+        self.assertTrue(host)
+        gap, host = hostprobe.decisive_gap(0.69, 1.0, False)
+        self.assertAlmostEqual(gap, 0.31)
+        self.assertFalse(host)
+        self.assertFalse(hostprobe.decisive_gap(0.3, 0.9, True)[1])  # beyond what the host has moved
+
     def test_what_the_host_can_explain_and_which_rounds_a_comparison_uses(self):
         self.assertTrue(hostprobe.host_explains(0.74, 1.0))
         self.assertFalse(hostprobe.host_explains(0.4, 1.0))

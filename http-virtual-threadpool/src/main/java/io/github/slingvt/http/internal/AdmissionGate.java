@@ -16,11 +16,11 @@ import java.util.function.LongSupplier;
  * <p>
  * The queue is served first in, first out, as a thread pool's is, while that answers every waiter within the
  * clients' patience. Two things a pool cannot do keep the goodput under sustained overload: a waiter whose client
- * closed its connection is dropped at once ({@link ClientWatch}), and when the oldest waiter has waited more than half
- * of the clients' patience the newest is served first (adaptive LIFO, Facebook's "Fail at Scale"): the newest still
- * have clients, the oldest are about to lose theirs whatever the order. The patience is the queue timeout, or less
- * when clients are seen to leave earlier while the load goes on ({@link Patience}). A full queue then refuses its
- * oldest waiter rather than the newcomer.
+ * closed its connection is dropped ({@link ClientWatch}; watched once it has waited {@link Waiter#WATCH_AFTER_MILLIS}),
+ * and when the oldest waiter has waited more than half of the clients' patience the newest is served first (adaptive
+ * LIFO, Facebook's "Fail at Scale"): the newest still have clients, the oldest are about to lose theirs whatever the
+ * order. The patience is the queue timeout, or less when clients are seen to leave earlier while the load goes on
+ * ({@link Patience}). A full queue then refuses its oldest waiter rather than the newcomer.
  */
 final class AdmissionGate {
 
@@ -28,6 +28,8 @@ final class AdmissionGate {
     /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
     private final ScheduledExecutorService timeouts;
+    /** How long a waiter waits before its client is watched ({@link Waiter#startWaiting}). */
+    private final long watchAfterMillis;
     /** The time of arrivals and departures for {@link #patience}. */
     private final LongSupplier clock;
     /**
@@ -47,13 +49,17 @@ final class AdmissionGate {
     private final Patience patience;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
-        this(timeouts, System::nanoTime);
+        this(timeouts, System::nanoTime, Waiter.WATCH_AFTER_MILLIS);
     }
 
-    /** @param clock the time of arrivals and departures, in nanoseconds (a test's hand-moved clock) */
-    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock) {
+    /**
+     * @param clock the time of arrivals and departures, in nanoseconds (a test's hand-moved clock)
+     * @param watchAfterMillis how long a waiter waits before its client is watched; 0 watches at once
+     */
+    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long watchAfterMillis) {
         this.timeouts = timeouts;
         this.clock = clock;
+        this.watchAfterMillis = watchAfterMillis;
         this.patience = new Patience();
     }
 
@@ -164,7 +170,7 @@ final class AdmissionGate {
             return;
         }
         if (!admitted.contains(waiter)) {
-            waiter.startWaiting(timeouts, timeout);
+            waiter.startWaiting(timeouts, timeout, watchAfterMillis);
         }
         admitted.forEach(Waiter::admit);
     }

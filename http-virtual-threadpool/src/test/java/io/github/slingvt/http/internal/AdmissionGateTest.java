@@ -20,7 +20,8 @@ class AdmissionGateTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     /** The clock of the clients' patience, moved by hand; the waiters' ages are real time. */
     private final AtomicLong clock = new AtomicLong();
-    private final AdmissionGate gate = new AdmissionGate(timer, clock::get);
+    /** Watches every waiter's client at once, so that a test can close it by hand. */
+    private final AdmissionGate gate = new AdmissionGate(timer, clock::get, 0);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     @AfterEach
@@ -159,6 +160,53 @@ class AdmissionGateTest {
         c.close();
         assertThat(events).as("a late close of an admitted request's client changes nothing").hasSize(3);
         assertThat(gate.running()).isEqualTo(1);
+    }
+
+    @Test
+    void aClientIsWatchedOnlyOnceItsRequestHasWaitedTheWatchDelay() throws Exception {
+        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 300);
+        delayed.setLimits(1, 10, 60_000);
+        delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
+        HandWatch b = new HandWatch();
+        delayed.enter(() -> events.add("admit b"), () -> events.add("reject b"), b, () -> events.add("gone b"));
+        HandWatch c = new HandWatch();
+        delayed.enter(() -> events.add("admit c"), () -> events.add("reject c"), c, () -> events.add("gone c"));
+        delayed.exit();
+        assertThat(events).containsExactly("admit a", "admit b");
+        Thread.sleep(100);
+        assertThat(b.onGone).as("admitted before the delay: never watched").isNull();
+        assertThat(c.onGone).as("not watched within the delay").isNull();
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (c.onGone == null && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(c.onGone).as("watched once it waited the delay").isNotNull();
+        c.close();
+        assertThat(events).containsExactly("admit a", "admit b", "gone c");
+        assertThat(delayed.queued()).isZero();
+        Thread.sleep(400);
+        assertThat(b.onGone).as("an admitted request's client is never watched").isNull();
+    }
+
+    @Test
+    void aWaiterWatchedLateTimesOutNoEarlierThanTheQueueTimeoutAndItsWatchEnds() throws Exception {
+        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 100);
+        delayed.setLimits(1, 10, 400);
+        delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
+        long arrived = System.nanoTime();
+        CountDownLatch rejected = new CountDownLatch(1);
+        HandWatch b = new HandWatch();
+        delayed.enter(() -> events.add("admit b"), () -> {
+            events.add("reject b");
+            rejected.countDown();
+        }, b, () -> events.add("gone b"));
+        assertThat(rejected.await(10, TimeUnit.SECONDS)).isTrue();
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrived);
+        assertThat(waitedMillis).as("answered after the queue timeout, not when the watch started").isGreaterThanOrEqualTo(390L);
+        assertThat(b.onGone).as("watched while it waited").isNotNull();
+        assertThat(b.released).as("the watch ends with the wait").isTrue();
+        assertThat(events).containsExactly("admit a", "reject b");
     }
 
     /** Moves the patience's clock to the next window. */

@@ -12,8 +12,9 @@ from .openload import capacity_row
 from .sampling import proc_cpu_seconds
 
 WATCH_PERIOD_S = 2.0
+# patience_ms: the clients' patience the admission queue has learned (0: not yet, the queue timeout stands in).
 WATCH_FIELDS = ["config", "workload", "fraction", "round", "second", "limit", "in_flight", "queued", "completed",
-                "cpu_pct"]
+                "cpu_pct", "patience_ms"]
 
 
 class Watch:
@@ -72,7 +73,8 @@ class Watch:
         self._last = (now, cpu)
         self.samples.append(dict(second=round(now - self._t0, 1), limit=s.get("concurrencyLimit", ""),
                                  in_flight=s.get("inFlight", ""), queued=s.get("queued", ""),
-                                 completed=s.get("completed", ""), cpu_pct=pct))
+                                 completed=s.get("completed", ""), cpu_pct=pct,
+                                 patience_ms=s.get("clientPatienceMillis", "")))
 
 
 def summary(watch, completed):

@@ -21,11 +21,14 @@ package io.github.slingvt.http.api;
  *        unbounded; since 1.1
  * @param abandoned requests dropped while they waited for admission because their client closed the connection;
  *        since 1.2
+ * @param clientPatienceMillis the age at which clients were seen to leave while their requests waited for
+ *        admission, as the queue has learned it (past half of it the newest waiting requests go first); 0 while not
+ *        known, and then the queue timeout stands in; since 1.4
  */
 public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads,
         long inFlight, long peakInFlight, int queued, long admitted, long rejected, long completed,
         long virtualThreadsStarted, long refusedConfigurations, String lastConfigurationError, boolean adaptive,
-        int concurrencyLimit, long abandoned) {
+        int concurrencyLimit, long abandoned, long clientPatienceMillis) {
 
     /** A snapshot of a fixed cap or none, as of version 1.0. */
     public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
@@ -43,6 +46,16 @@ public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests,
         this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
                 completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, adaptive,
                 concurrencyLimit, 0);
+    }
+
+    /** A snapshot as of version 1.2, without the clients' patience. */
+    public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
+            long peakInFlight, int queued, long admitted, long rejected, long completed, long virtualThreadsStarted,
+            long refusedConfigurations, String lastConfigurationError, boolean adaptive, int concurrencyLimit,
+            long abandoned) {
+        this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
+                completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, adaptive,
+                concurrencyLimit, abandoned, 0);
     }
 
     /** Whether virtual mode caps the requests in flight, with a fixed or an adaptive cap. */

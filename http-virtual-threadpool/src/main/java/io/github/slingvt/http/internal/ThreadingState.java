@@ -122,7 +122,7 @@ final class ThreadingState {
     HttpThreadsSnapshot snapshot() {
         ThreadingSettings now = settings;
         int cap = gate.maxRunning();
-        return counters.snapshot(now, cap == Integer.MAX_VALUE ? 0 : cap, gate.queued(), refusedConfigurations.get(),
-                lastConfigurationError);
+        return counters.snapshot(now, cap == Integer.MAX_VALUE ? 0 : cap, gate.queued(), gate.observedPatienceMillis(),
+                refusedConfigurations.get(), lastConfigurationError);
     }
 }

@@ -144,6 +144,11 @@ public final class HttpThreadsJmx implements HttpThreadsMBean {
     }
 
     @Override
+    public long getClientPatienceMillis() {
+        return now().clientPatienceMillis();
+    }
+
+    @Override
     public int getKernelMaxThreads() {
         return now().kernelMaxThreads();
     }

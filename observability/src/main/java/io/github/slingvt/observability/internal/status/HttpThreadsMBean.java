@@ -44,6 +44,12 @@ public interface HttpThreadsMBean {
     /** The cap in force now: the fixed cap, the adaptive limit's current value, or 0 when unbounded. */
     int getConcurrencyLimit();
 
+    /**
+     * The age in ms at which clients were seen to leave while their requests waited for admission, as the queue has
+     * learned it; 0 while not known (the queue timeout then stands in). Past half of it the newest go first.
+     */
+    long getClientPatienceMillis();
+
     int getKernelMaxThreads();
 
     /** How many configurations were refused as invalid since start (the previous settings stayed in force). */

@@ -38,6 +38,13 @@ def aa_spread(by, w, fr, field, rows=None):
     return abs(x / y - 1) if x is not None and y else None
 
 
+# A shortfall from "90 % of its own capacity" where the client ran out of connections (overload_open.connection_bound)
+# measures the client: the requests it could not send waited in it and count as late, out of the server's sight, where
+# a population of clients would each have sent theirs and the server's queue would have ordered them (decision 0034).
+# The comparisons with the reference, on the same client, are judged as they are.
+CLIENT_UNDECIDED = "undecided (the client's connections were all taken: its own backlog, decision 0034)"
+
+
 def own_capacity(a, closed):
     """(capacity, state) the 90 % target divides row a by. Where the closed-model rows and the probes tell: a's
     configuration's best closed-model rate on the workload in a's host state (state "same"), else the recorded own
@@ -130,10 +137,11 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
         rate = num(a.get("target_rps"))
         in_state = {"same": " in this host state", "other": " in another host state"}.get(state, "")
         host = state == "other" and hostprobe.host_explains(r_top or 0.0, 0.9)
+        top = verdict(r_top or 0.0, 0.9, sp_ok)
         out.append((labels[1], f"{ok_a:,.1f} of min(offered {rate:,.1f}, own {own:,.1f}{in_state})/s = "
                     f"{100 * (r_top or 0):.0f} %{note}" if own and rate else "no capacity",
                     "not measured" if not (own and rate) else HOST_UNDECIDED if host
-                    else verdict(r_top or 0.0, 0.9, sp_ok)))
+                    else CLIENT_UNDECIDED if top == "MISSED" and ov.connection_bound(a) else top))
         p_a, p_k = num(a.get("p99_ms")), num(k.get("p99_ms"))
         if p_a is None:
             out.append((labels[2], f"{v} answered nothing in time", "MISSED"))

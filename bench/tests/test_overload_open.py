@@ -153,6 +153,21 @@ class OverloadTargetsTest(unittest.TestCase):
         self.assertEqual(v["vt-adaptive p99 of its answers ≤ kernel-200's"], "MISSED")
         self.assertEqual(v["vt-adaptive zero 503 where kernel-200 answered every request in time"], "MISSED")
 
+    def test_a_shortfall_from_its_own_capacity_with_the_clients_connections_all_taken_is_undecided(self):
+        # 400/s offered for a 10 s timeout needs 4,200 connections; the client had 4,000, 3,900 still open at the end.
+        capped = dict(connections="4000", cut_off="3900")
+        v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **capped),
+                           dict(orow("vt-adaptive", 2.0, 300, 5000, losses=1000), **capped)])
+        self.assertEqual(v[CAP], rep.CLIENT_UNDECIDED)  # 300 of min(400, 1000): 75 %
+        self.assertEqual(v["vt-adaptive answers in time/s ≥ kernel-200's"], "MISSED", "the same client for both")
+        spare = dict(connections="4000", cut_off="2500")
+        v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **spare),
+                           dict(orow("vt-adaptive", 2.0, 300, 5000, losses=1000), **spare)])
+        self.assertEqual(v[CAP], "MISSED", "connections to spare: the server's shortfall")
+        v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **capped),
+                           dict(orow("vt-adaptive", 2.0, 380, 5000, losses=1000), **capped)])
+        self.assertEqual(v[CAP], "met", "95 % is met whatever the client")
+
     def test_a_ratio_within_the_twins_spread_is_undecided(self):
         v = self.verdicts([orow("kernel-200", 2.0, 200, 900), orow("vt-adaptive", 2.0, 196, 800),
                            orow("vt-adaptive-twin", 2.0, 180, 800)])

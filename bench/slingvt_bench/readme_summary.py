@@ -9,7 +9,7 @@ from . import overload_open
 from .common import BenchError
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, Data, fmt_ratio, num, read_csv
 from .estimate import minutes
-from .overload_decisive import connection_bound
+from .overload_open import connection_bound
 from .overload_open_report import index, point_label
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from .safe_default import UNBOUNDED, applies, judged_targets

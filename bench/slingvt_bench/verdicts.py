@@ -4,7 +4,6 @@ is undecided, never met), and the physical limit min(C/R, X_cpu) of a point."""
 
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num
 from . import hostprobe
-from .hostprobe import host_explains
 from .plan import KEPT_GOAL, KEPT_WINS, aa_pair
 
 
@@ -42,7 +41,7 @@ def failures(d, configs, pts):
 def host_undecided(d, a, b, w, c, measured, goal):
     """Whether a : b at this point decides nothing because the probe saw every round of the two in different host
     states and the ratio is within STATE_EFFECT of its goal (what the host alone has moved a throughput by)."""
-    return host_explains(measured, goal) and d.state_differed(a, b, w, c)
+    return hostprobe.host_explains(measured, goal) and d.state_differed(a, b, w, c)
 
 
 HOST_UNDECIDED = "undecided (the two measured in different host states only, decision 0032)"

@@ -217,6 +217,19 @@ final class AdmissionGate {
         }
     }
 
+    /**
+     * The clients' patience the queue goes by (newest first past half of it), milliseconds; 0 while not known, when the
+     * queue timeout stands in.
+     */
+    long patienceMillis() {
+        lock.lock();
+        try {
+            return TimeUnit.NANOSECONDS.toMillis(Math.round(patience.nanos()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The clients' patience as learned so far, milliseconds, known or not yet; 0 before any departure counted. */
     long observedPatienceMillis() {
         lock.lock();

@@ -227,6 +227,16 @@ class AdmissionGateTest {
         assertThat(gate.observedPatienceMillis()).as("judged once the window after it is over").isZero();
         enter("c");
         assertThat(gate.observedPatienceMillis()).isBetween(200L, 2_000L);
+        assertThat(gate.patienceMillis()).as("one client a second is no pattern yet: the queue does not go by it")
+                .isZero();
+        for (int second = 0; second < Patience.SAMPLES; second++) {
+            HandWatch b = enterWatched("d" + second);
+            Thread.sleep(200);
+            b.close();
+            nextWindow();
+            enter("e" + second);
+        }
+        assertThat(gate.patienceMillis()).as("known after enough departures").isBetween(200L, 2_000L);
     }
 
     @Test

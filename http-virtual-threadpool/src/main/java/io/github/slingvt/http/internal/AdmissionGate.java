@@ -222,19 +222,18 @@ final class AdmissionGate {
      * queue timeout stands in.
      */
     long patienceMillis() {
-        lock.lock();
-        try {
-            return TimeUnit.NANOSECONDS.toMillis(Math.round(patience.nanos()));
-        } finally {
-            lock.unlock();
-        }
+        return patience(true);
     }
 
     /** The clients' patience as learned so far, milliseconds, known or not yet; 0 before any departure counted. */
     long observedPatienceMillis() {
+        return patience(false);
+    }
+
+    private long patience(boolean known) {
         lock.lock();
         try {
-            return TimeUnit.NANOSECONDS.toMillis(Math.round(patience.seenNanos()));
+            return TimeUnit.NANOSECONDS.toMillis(Math.round(known ? patience.nanos() : patience.seenNanos()));
         } finally {
             lock.unlock();
         }

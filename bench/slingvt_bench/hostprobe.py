@@ -116,20 +116,26 @@ def same_state(*rows):
     return max(values) / min(values) <= STATE_CHANGE
 
 
+def in_state(probe, row):
+    """Whether every probe of row lies within STATE_CHANGE of probe (in ns): the row was measured in its state."""
+    p = probes(row)
+    return bool(p) and probe > 0 and all(max(probe, q) / min(probe, q) <= STATE_CHANGE for q in p)
+
+
 def host_explains(measured, goal):
     """Whether a ratio measured across two host states is within STATE_EFFECT of its goal: the host alone could have
     put it on either side, so it decides nothing (decision 0032)."""
     return measured is not None and goal / STATE_EFFECT <= measured <= goal * STATE_EFFECT
 
 
-def decisive_gap(measured, goal, two_states):
+def decisive_gap(measured, goal, two_states, explained=None):
     """(distance from the goal that orders the decisive rounds, whether the host explains the ratio) for a ratio whose
     rounds were all measured in two host states (two_states) or not. Such a ratio decides nothing, so it may always get
     rounds; where it falls short of its goal it goes first (a loss only a round in one state can confirm or clear),
     where it is ahead it keeps its place by its distance. Ties at the front otherwise used up the budget in grid order
     with the host changing state about once a minute (full-2026-11-29: R10ms C=8,000 at 1.45x got rounds, repo200
     C=4,000 at 0.69x and R100ms C=100 0.4 % behind did not)."""
-    host = bool(two_states) and host_explains(measured, goal)
+    host = bool(two_states) and (host_explains(measured, goal) if explained is None else explained)
     return (0.0 if host and measured < goal else abs(measured / goal - 1)), host
 
 

@@ -47,7 +47,7 @@ def run(args, live, plan, rows, pdir, out):
     if last > 1:
         # Only the points this invocation measured: --append keeps other workloads' and configurations' rows.
         close = open_rounds.decisive_points([r for r in done if (r["config"], r["workload"]) in again],
-                                            args.open_decisive_points)
+                                            args.open_decisive_points, closed=rows)
         log("open model decisive points (the default's p99 within "
             f"{100 * open_rounds.DECISIVE_MARGIN:.0f} % or twice the A/A spread of kernel-200's): "
             + (f"{', '.join(f'{w} {round(fr * 100)} %' for w, fr in close)}; rounds 2..{last} there" if close

@@ -3,10 +3,10 @@
 few dozen answers; one round cannot settle a point within a few percent of its goal (full-2026-11-28b: repo200 at
 50 %, 102.8 against 101.3 ms). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
-from . import hostprobe
+from . import hostprobe, openload
 from .data import lower_median, median_rounds, num, rate_point, round_of
 from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
-from .verdicts import DECISIVE_MARGIN
+from .verdicts import AT_BOUND, DECISIVE_MARGIN
 
 # The configurations the p99 target compares: only they run the decisive rounds (every one runs the first).
 COMPARED = (REFERENCE,) + AA
@@ -72,17 +72,50 @@ def ratio(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     return lower_median(p99_ratios(rows, v, ref, w, fr))
 
 
-def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+def above_capacity(rows, closed, configs, w, fr):
+    """Whether the offered rate at this point lay above every closed-model rate of the workload (closed: results.csv
+    rows) measured in a host state that one of configs' rounds here was measured in (decision 0036). A closed row the
+    client's concurrency bounded (at least AT_BOUND of C/R) measured the client, not the server, and a failed one
+    nothing: neither counts."""
+    usable = [c for c in closed if c["workload"] == w and not c.get("failed") and not client_bound(c)]
+    for r in rows:
+        rate = num(r.get("target_rps"))
+        if r["config"] not in configs or rate_point(r) != (w, fr) or r.get("failed") or not rate:
+            continue
+        for p in hostprobe.probes(r):
+            there = [c for c in usable if hostprobe.in_state(p, c)]
+            best = max((openload.capacity(there, cf, w) or 0.0 for cf in {c["config"] for c in there}), default=0.0)
+            if best and rate > best:
+                return True
+    return False
+
+
+def client_bound(row):
+    """Whether a closed-model row made at least AT_BOUND of C/R (little_bound_rps): its rate was the client's."""
+    thr, bound = num(row.get("rps_steady")) or num(row.get("rps")), num(row.get("little_bound_rps"))
+    return bool(thr and bound and thr >= AT_BOUND * bound)
+
+
+def host_undecided(rows, w, fr, r, closed=None, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+    """Whether ratio r of v's and ref's p99 here decides nothing for the host: every round in two host states, and r
+    within hostprobe.STATE_EFFECT of 1.0 (decision 0032) or the offered rate above capacity in one of the two states,
+    where a p99 grows with the queue, not by a factor (above_capacity, decision 0036)."""
+    return state_differed(rows, v, ref, w, fr) and (hostprobe.host_explains(r, 1.0)
+                                                    or above_capacity(rows, closed or [], (v, ref), w, fr))
+
+
+def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
     """[(workload, fraction)] whose p99 verdict more rounds may change, closest to the goal first, at most `limit`:
     ref's p99 over v's within max(DECISIVE_MARGIN, twice the twins' spread) of 1.0 on either side (a narrow "met"
-    gets the rounds as a narrow miss does). A failed point is left out: it is missed whatever the rounds say."""
+    gets the rounds as a narrow miss does). A failed point is left out: it is missed whatever the rounds say. closed:
+    the closed model's rows, for the capacity in each host state (host_undecided)."""
     gaps = {}
     for w, fr in dict.fromkeys(rate_point(r) for r in rows):
         r = ratio(rows, w, fr, v, ref)
         if r is None or failed(rows, [v, ref], w, fr):
             continue
-        # measured in two host states only (decision 0032): may get the rounds, first where v falls short
-        gap, host = hostprobe.decisive_gap(r, 1.0, state_differed(rows, v, ref, w, fr))
+        # measured in two host states only (decisions 0032, 0036): may get the rounds, first where v falls short
+        gap, host = hostprobe.decisive_gap(r, 1.0, True, host_undecided(rows, w, fr, r, closed, v, ref))
         if host or gap <= max(DECISIVE_MARGIN, 2 * (spread(rows, w, fr) or 0)):
             gaps[(w, fr)] = gap
     return sorted(gaps, key=lambda p: gaps[p])[:limit]

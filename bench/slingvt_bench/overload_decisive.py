@@ -7,7 +7,7 @@ import math
 from . import hostprobe
 from .data import num
 from .overload_open import connection_bound
-from .overload_open_report import REFERENCE, index, ratios
+from .overload_open_report import REFERENCE, at_timeout, index, ratios
 from .plan import DEFAULT_VIRTUAL
 from .verdicts import DECISIVE_MARGIN
 
@@ -17,8 +17,9 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     at most `limit`: a target of v against ref within max(DECISIVE_MARGIN, twice the twins' spread) of its goal, on
     either side (a narrow "met" gets the rounds as a narrow miss does, as in verdicts.decisive_points). Left out: a
     failed point (missed whatever the rounds say), a point where the client ran out of connections
-    (connection_bound), and a throughput goal v met having lost nothing (it answered every request in time: no round
-    can do better; the analogue of verdicts.at_bound)."""
+    (connection_bound), a throughput goal v met having lost nothing (it answered every request in time: no round
+    can do better; the analogue of verdicts.at_bound), and a p99 comparison with both p99s at the client's timeout
+    (at_timeout: every round measures the timeout)."""
     by, gaps = index(rows), {}
     for (cf, w, fr), a in by.items():
         k = by.get((ref, w, fr))
@@ -26,6 +27,8 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
             continue
         for ratio, goal, spread, throughput in ratios(a, k, by, w, fr):
             if ratio is None or (throughput and ratio >= goal and not int(num(a.get("losses")) or 0)):
+                continue
+            if not throughput and at_timeout(a, k):
                 continue
             # v and ref measured in two host states decide nothing (decision 0032): first where v falls short.
             gap, host = hostprobe.decisive_gap(ratio, goal, hostprobe.same_state(a, k) is False)

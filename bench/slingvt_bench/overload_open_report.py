@@ -8,7 +8,7 @@ from .data import num, rate_point, read_csv, round_of
 from .openload import OHA_VERSION
 from .overload_open_tables import accounting_table, config_label, rounds, server_table
 from .plan import DEFAULT_VIRTUAL, REFERENCE, aa_pair
-from .verdicts import DECISIVE_MARGIN, HOST_UNDECIDED, verdict
+from .verdicts import AT_BOUND, DECISIVE_MARGIN, HOST_UNDECIDED, verdict
 
 
 
@@ -35,6 +35,18 @@ def aa_spread(by, w, fr, field, rows=None):
 # a population of clients would each have sent theirs and the server's queue would have ordered them (decision 0034).
 # The comparisons with the reference, on the same client, are judged as they are.
 CLIENT_UNDECIDED = "undecided (the client's connections were all taken: its own backlog, decision 0034)"
+
+# The p99 of the answers in time cannot pass the client's timeout: an answer later than that is no answer. Where both
+# p99s lie within the timeout's last 3 % (AT_BOUND, the share at which the closed model calls a point "at C/R"), both
+# configurations kept answering until the client gave up, and their order compares values the timeout cut off.
+TIMEOUT_UNDECIDED = "undecided (both p99s at the client's timeout, decision 0035)"
+
+
+def at_timeout(a, k):
+    """Whether the p99s of both rows lie within the last 3 % of their client's timeout (TIMEOUT_UNDECIDED)."""
+    t = [num(r.get("timeout_s")) for r in (a, k)]
+    p = [num(r.get("p99_ms")) for r in (a, k)]
+    return all(x and y is not None and y >= AT_BOUND * x * 1000 for x, y in zip(t, p))
 
 
 def own_capacity(a, closed):
@@ -140,8 +152,8 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
         elif p_k is None:
             out.append((labels[2], f"{ref} answered nothing in time", "not measured"))
         else:  # "p99 ≤ ref's" as ref / p99 ≥ 1, against the twins' difference in p99
-            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms" + note,
-                        judged(a, k, r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
+            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms" + note, TIMEOUT_UNDECIDED if at_timeout(a, k)
+                        else judged(a, k, r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
         lost_k, s503 = int(num(k["losses"]) or 0), int(num(a["s503"]) or 0)
         if lost_k:
             out.append((labels[3], f"{ref} did not answer {lost_k:,} in time", "not applicable"))

@@ -10,6 +10,7 @@ from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from .verdicts import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"
+OVER_CAPACITY = "undecided (measured in two host states, above capacity in one of them, decision 0036)"
 
 
 def applies(d):
@@ -43,10 +44,11 @@ def closed(d, v=DEFAULT_VIRTUAL):
     return out
 
 
-def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
     """(target, measured, verdict) per workload and load below capacity: v's p99 ≤ ref's, as the median over the
-    rounds of ref's p99 over v's (open_rounds), undecided within the twins' largest difference in p99 there; a failed
-    run of either is MISSED."""
+    rounds of ref's p99 over v's (open_rounds), undecided within the twins' largest difference in p99 there, and
+    where the host decides it (open_rounds.host_undecided, with the closed model's rows in closed); a failed run of
+    either is MISSED."""
     out = []
     for w, fr in dict.fromkeys(rate_point(r) for r in rows):
         label = f"open model {w} at {round(fr * 100)} % of {ref}'s capacity: {v} p99 ≤ {ref}'s"
@@ -63,9 +65,10 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE):
                          + " / ".join(f"{x:.3f}" for x in per)
                          + (f" in one host state, {left} in two left out" if left else "") + ")")
         measured += f" (twin {pt:,.1f})" if pt is not None and not open_rounds.failed(rows, [AA[1]], w, fr) else ""
-        host = host_explains(r, 1.0) and open_rounds.state_differed(rows, v, ref, w, fr)
-        out.append((label, measured, "not measured" if r is None else HOST_UNDECIDED if host
-                    else verdict(r, 1.0, open_rounds.spread(rows, w, fr))))
+        host = r is not None and open_rounds.host_undecided(rows, w, fr, r, closed, v, ref)
+        over = host and not host_explains(r, 1.0)
+        out.append((label, measured, "not measured" if r is None else OVER_CAPACITY if over else HOST_UNDECIDED
+                    if host else verdict(r, 1.0, open_rounds.spread(rows, w, fr))))
     return out
 
 
@@ -73,7 +76,7 @@ def judged_targets(out, d):
     """(missed, undecided, met, the rest) of every target of the safe default in the run in out, each a list of
     (target, measured, verdict) in the order of the results."""
     rows = closed(d)
-    rows += open_p99(openload.read_csv(os.path.join(out, "openmodel.csv")))
+    rows += open_p99(openload.read_csv(os.path.join(out, "openmodel.csv")), closed=d.rows)
     rows += [(f"overload {t}", m, vd) for t, m, vd in
              overload_open_report.targets(overload_open.read_csv(os.path.join(out, "overload.csv")),
                                           closed=d.rows)]

@@ -5,7 +5,7 @@ import unittest
 from slingvt_bench import hostprobe, open_rounds, overload_decisive, overload_open_report
 from slingvt_bench.data import Data
 from slingvt_bench.report import losses_first
-from slingvt_bench.safe_default import closed, open_p99
+from slingvt_bench.safe_default import OVER_CAPACITY, closed, open_p99
 from slingvt_bench.verdicts import HOST_UNDECIDED, aa_spread, decisive_points, judged
 from tests.test_overload_open import section_of
 
@@ -241,3 +241,39 @@ class OpenModelHostStateTest(unittest.TestCase):
         self.assertEqual(open_rounds.decisive_points(rows + [self.orow("kernel-200", 1, 100.0, CHEAP) | {
             "workload": "page"}, self.orow("vt-adaptive", 1, 95.0, CHEAP) | {"workload": "page"}], 2),
             [("repo200", 0.9), ("page", 0.9)])
+
+    def test_two_states_above_capacity_in_one_of_them_is_undecided_whatever_the_ratio(self):
+        # full-2026-11-29b, repo200 at 90 %: auto from the cheap into the dear state, where every closed-model rate of
+        # the workload stayed below the offered 720/s; its queue grew (p99 4 s against 116 ms, 0.029x).
+        rows = [self.orow("kernel-200", 1, 116.0, CHEAP), self.orow("vt-adaptive", 1, 4000.0, ("47.0", "223.0"))]
+        dear = [row("kernel-200", 426, 1, DEAR), row("vt-adaptive", 477, 1, DEAR), row("kernel-200", 800, 1, CHEAP)]
+        self.assertTrue(open_rounds.above_capacity(rows, dear, ("vt-adaptive", "kernel-200"), "repo200", 0.9))
+        v = {t: x for t, _, x in open_p99(rows, closed=dear)}[self.LABEL]
+        self.assertEqual(v, OVER_CAPACITY)
+        self.assertEqual(self.verdict(rows), "MISSED", "nothing known of the closed model: judged as before")
+        roomy = [row("vt-adaptive", 900, 1, DEAR), row("kernel-200", 800, 1, CHEAP)]
+        self.assertEqual({t: x for t, _, x in open_p99(rows, closed=roomy)}[self.LABEL], "MISSED",
+                         "720/s was below the dear state's capacity: the product's loss")
+        one_state = [self.orow("kernel-200", 1, 116.0, DEAR), self.orow("vt-adaptive", 1, 4000.0, DEAR)]
+        self.assertEqual({t: x for t, _, x in open_p99(one_state, closed=dear)}[self.LABEL], "MISSED",
+                         "both in the dear state saw the same overload")
+        # A round in one state can decide it: the point gets the decisive rounds first.
+        other = [self.orow("kernel-200", 1, 100.0, CHEAP) | {"workload": "page"},
+                 self.orow("vt-adaptive", 1, 98.0, CHEAP) | {"workload": "page"}]
+        self.assertEqual(open_rounds.decisive_points(rows + other, 1, closed=dear), [("repo200", 0.9)])
+        self.assertEqual(open_rounds.decisive_points(rows + other, 1), [("page", 0.9)])
+
+    def test_above_capacity_is_undecided_on_either_side_and_counts_only_the_servers_rates(self):
+        # kernel-200 moved into the dear state and queued: a win of 12x that the host state made, as undecided.
+        rows = [self.orow("kernel-200", 1, 1400.0, ("47.0", "223.0")), self.orow("vt-adaptive", 1, 116.0, CHEAP)]
+        dear = [row("kernel-200", 426, 1, DEAR), row("vt-adaptive", 477, 1, DEAR)]
+        self.assertEqual({t: x for t, _, x in open_p99(rows, closed=dear)}[self.LABEL], OVER_CAPACITY)
+        # 100 a second at C = 100 of R1s-like requests was the client's bound (C/R), not the dear state's capacity;
+        # a failed closed row measured nothing; a failed open round says nothing of its state.
+        bound = [row("kernel-200", 99, 1, DEAR) | {"little_bound_rps": "100.0"},
+                 row("vt-adaptive", 300, 1, DEAR) | {"failed": "down"}]
+        self.assertFalse(open_rounds.above_capacity(rows, bound, ("vt-adaptive", "kernel-200"), "repo200", 0.9))
+        self.assertTrue(open_rounds.above_capacity(rows, bound[:1] + [row("kernel-200", 99, 1, DEAR)],
+                                                   ("vt-adaptive", "kernel-200"), "repo200", 0.9))
+        gone = [dict(r, failed="oha exited 1") if r["config"] == "kernel-200" else r for r in rows]
+        self.assertFalse(open_rounds.above_capacity(gone, dear, ("vt-adaptive", "kernel-200"), "repo200", 0.9))

@@ -60,6 +60,15 @@ class DecisivePointsTest(unittest.TestCase):
         self.assertEqual(dec.decisive_points([dict(r, failed="") for r in failed], 3), [("page", 2.0)])
         self.assertEqual(dec.decisive_points(capped + lost_nothing + failed, 3), [])
 
+    def test_a_p99_with_both_at_the_clients_timeout_is_not_decisive(self):
+        # Every request in time (no throughput round can do better) but p99: 9,930 vs 9,900 ms, 0.3 % behind with
+        # twins 1 % apart. Both at the timeout (overload_open_report.at_timeout): another round measures it again.
+        at = point("R100ms", 2.0, (2600.0, 9930), (2600.0, 9840), (1000.0, 9900), losses=0, own=2600.0, rate=2600)
+        self.assertEqual(dec.decisive_points(at, 3), [])
+        below = point("R100ms", 2.0, (2600.0, 9930), (2600.0, 9840), (1000.0, 9600), losses=0, own=2600.0,
+                      rate=2600)
+        self.assertEqual(dec.decisive_points(below, 3), [("R100ms", 2.0)])
+
     def test_connection_bound_compares_the_connections_with_the_rate_times_the_timeout(self):
         self.assertTrue(dec.connection_bound(dict(target_rps="7400", timeout_s="10", connections="8000")))
         self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557")))

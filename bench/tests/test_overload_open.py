@@ -168,6 +168,21 @@ class OverloadTargetsTest(unittest.TestCase):
                            dict(orow("vt-adaptive", 2.0, 380, 5000, losses=1000), **capped)])
         self.assertEqual(v[CAP], "met", "95 % is met whatever the client")
 
+    def test_a_p99_comparison_with_both_at_the_clients_timeout_is_undecided(self):
+        p99 = "vt-adaptive p99 of its answers ≤ kernel-200's"
+        # Both within the last 3 % of the 10 s timeout (full-2026-11-29b, R10ms 200 %: 9,929.5 vs 9,906.8 ms): the
+        # order of two values the timeout cut off.
+        v = self.verdicts([orow("kernel-200", 2.0, 200, 9906.8, losses=900), orow("vt-adaptive", 2.0, 300, 9929.5)])
+        self.assertEqual(v[p99], rep.TIMEOUT_UNDECIDED)
+        self.assertEqual(v["vt-adaptive answers in time/s ≥ kernel-200's"], "met", "the other targets as before")
+        v = self.verdicts([orow("kernel-200", 2.0, 200, 9929.5, losses=900), orow("vt-adaptive", 2.0, 300, 9906.8)])
+        self.assertEqual(v[p99], rep.TIMEOUT_UNDECIDED, "a win at the timeout decides nothing either")
+        # One of them below 9,700 ms answered 99 % of its answers before the timeout's last stretch: judged.
+        v = self.verdicts([orow("kernel-200", 2.0, 200, 9650.0, losses=900), orow("vt-adaptive", 2.0, 300, 9929.5)])
+        self.assertEqual(v[p99], "MISSED")
+        v = self.verdicts([orow("kernel-200", 2.0, 200, 9929.5, losses=900), orow("vt-adaptive", 2.0, 300, 9650.0)])
+        self.assertEqual(v[p99], "met")
+
     def test_a_ratio_within_the_twins_spread_is_undecided(self):
         v = self.verdicts([orow("kernel-200", 2.0, 200, 900), orow("vt-adaptive", 2.0, 196, 800),
                            orow("vt-adaptive-twin", 2.0, 180, 800)])

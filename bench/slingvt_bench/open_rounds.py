@@ -3,6 +3,8 @@
 few dozen answers; one round cannot settle a point within a few percent of its goal (full-2026-11-28b: repo200 at
 50 %, 102.8 against 101.3 ms). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
+import math
+
 from . import hostprobe, openload
 from .data import lower_median, median_rounds, num, rate_point, round_of
 from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
@@ -60,6 +62,33 @@ def median_p99(rows, config, w, fr):
     """The (lower) median of a configuration's p99 over its measured rounds at this point, or None."""
     return lower_median([num(r["p99_ms"]) for r in rounds_of(rows, config, w, fr).values()
                          if not r.get("failed") and num(r.get("p99_ms")) is not None])
+
+
+# A p99 from n answers is the order statistic at rank 0.99 n; its 95 % distribution-free interval runs from rank
+# (0.99 - h) n to (0.99 + h) n, h = 1.96 sqrt(0.99 x 0.01 / n) (the binomial's normal approximation): at 7,500 answers
+# from p98.8 to p99.2. The rows keep a few percentiles only; the interval's ends are read between the nearest of them
+# linearly in the quantile (decision 0037).
+Z95 = 1.96
+
+
+def p99_interval(row):
+    """(low, high) in ms around row's p99 (its sampling error, Z95), or None without n, p99, p99.9 and p95 or p90."""
+    n, p99, p999 = (num(row.get(k)) for k in ("ok", "p99_ms", "p999_ms"))
+    below = next(((q, num(row.get(k))) for q, k in ((0.95, "p95_ms"), (0.90, "p90_ms")) if num(row.get(k)) is not None),
+                 None)
+    if not n or p99 is None or p999 is None or below is None:
+        return None
+    h = Z95 * math.sqrt(0.99 * 0.01 / n)
+    q, p = below
+    return p99 - (p99 - p) * min(1.0, h / (0.99 - q)), p99 + (p999 - p99) * min(1.0, h / 0.009)
+
+
+def within_sampling(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
+    """Whether the p99 intervals (p99_interval) of v's and ref's median rounds at this point overlap: the two p99s
+    are as far apart as the answers' sampling alone moves them."""
+    med = {(r["config"], *rate_point(r)): r for r in median_rows(rows)}
+    a, b = (p99_interval(med[(cf, w, fr)]) if (cf, w, fr) in med else None for cf in (v, ref))
+    return bool(a and b) and a[0] <= b[1] and b[0] <= a[1]
 
 
 def median_rows(rows):

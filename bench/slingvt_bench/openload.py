@@ -26,10 +26,11 @@ DURATION_S = 20
 IN_FLIGHT_AT_END = "aborted due to deadline"
 # The configuration whose capacity sets the offered rates of all; when it has none on a workload, the configuration
 # with the lowest capacity there (every configuration is then driven at rates it reached in the closed model).
-# capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own.
+# capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own;
+# p95_ms (last, added later): one end of the p99's sampling interval (open_rounds.p99_interval).
 FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "achieved_rps", "connections", "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms",
-          "p999_ms", "max_ms", "failed", "handover_ns", "handover_ns_after"]
+          "p999_ms", "max_ms", "failed", "handover_ns", "handover_ns_after", "p95_ms"]
 
 
 class OpenLoadError(Exception):
@@ -143,7 +144,7 @@ def row(config, workload, fraction, cap, rate, conns, duration_s, summary, refer
                 target_rps=round(rate, 1), own_capacity_rps=round(own_cap, 1) if own_cap else "", achieved_rps=round(ok / duration_s, 1), connections=conns,
                 duration_s=duration_s, ok=ok, non2xx=sum(v for k, v in codes.items() if k >= 400),
                 errors=sum(v for k, v in (summary.get("errorDistribution") or {}).items() if k != IN_FLIGHT_AT_END),
-                p50_ms=ms("p50"), p90_ms=ms("p90"), p99_ms=ms("p99"), p999_ms=ms("p99.9"),
+                p50_ms=ms("p50"), p90_ms=ms("p90"), p95_ms=ms("p95"), p99_ms=ms("p99"), p999_ms=ms("p99.9"),
                 max_ms=round((summary.get("summary") or {}).get("slowest", 0) * 1000, 1))
 
 

@@ -11,6 +11,7 @@ from .verdicts import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"
 OVER_CAPACITY = "undecided (measured in two host states, above capacity in one of them, decision 0036)"
+SAMPLING = "undecided (within the p99s' sampling error, decision 0037)"
 
 
 def applies(d):
@@ -67,8 +68,11 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
         measured += f" (twin {pt:,.1f})" if pt is not None and not open_rounds.failed(rows, [AA[1]], w, fr) else ""
         host = r is not None and open_rounds.host_undecided(rows, w, fr, r, closed, v, ref)
         over = host and not host_explains(r, 1.0)
+        vd = None if r is None or host else verdict(r, 1.0, open_rounds.spread(rows, w, fr))
+        if vd in ("met", "MISSED") and open_rounds.within_sampling(rows, w, fr, v, ref):
+            vd = SAMPLING
         out.append((label, measured, "not measured" if r is None else OVER_CAPACITY if over else HOST_UNDECIDED
-                    if host else verdict(r, 1.0, open_rounds.spread(rows, w, fr))))
+                    if host else vd))
     return out
 
 

@@ -25,13 +25,14 @@ class OpenLoadTest(unittest.TestCase):
     def test_row_counts_ok_answers_only_and_leaves_requests_in_flight_at_the_end_out_of_errors(self):
         summary = {"statusCodeDistribution": {"200": 950, "503": 50},
                    "errorDistribution": {openload.IN_FLIGHT_AT_END: 7, "connection reset": 2},
-                   "latencyPercentiles": {"p50": 0.1, "p90": 0.2, "p99": 0.5, "p99.9": 1.25},
+                   "latencyPercentiles": {"p50": 0.1, "p90": 0.2, "p95": 0.3, "p99": 0.5, "p99.9": 1.25},
                    "summary": {"slowest": 2.0}}
         r = openload.row("vt", "R100ms", 0.9, 1111.1, 1000.0, 700, 10, summary)
         self.assertEqual(r["achieved_rps"], 95.0)
         self.assertEqual(r["non2xx"], 50)
         self.assertEqual(r["errors"], 2)
-        self.assertEqual((r["p50_ms"], r["p99_ms"], r["p999_ms"], r["max_ms"]), (100.0, 500.0, 1250.0, 2000.0))
+        self.assertEqual((r["p50_ms"], r["p95_ms"], r["p99_ms"], r["p999_ms"], r["max_ms"]),
+                         (100.0, 300.0, 500.0, 1250.0, 2000.0))
 
     def test_section_links_one_latency_plot_per_workload_in_the_order_measured(self):
         with tempfile.TemporaryDirectory() as out:

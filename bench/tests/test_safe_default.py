@@ -3,7 +3,8 @@ spread, no 503 where kernel-200 answered everything, open-model p99."""
 import unittest
 
 from slingvt_bench.data import Data
-from slingvt_bench.safe_default import applies, closed, open_p99
+from slingvt_bench import open_rounds
+from slingvt_bench.safe_default import SAMPLING, applies, closed, open_p99
 
 
 def row(config, thr, w="R1s", c=1000, non2xx=0, errors=0):
@@ -48,6 +49,32 @@ class SafeDefaultTest(unittest.TestCase):
                         .startswith("undecided"))
         self.assertEqual(v["open model page at 70 % of kernel-200's capacity: vt-adaptive p99 ≤ kernel-200's"],
                          "MISSED")
+
+    def test_open_model_p99s_within_their_sampling_error_are_undecided_either_way(self):
+        def o(config, p90, p99, p999, ok=7500, p95=None):
+            return dict(config=config, workload="R100ms", fraction="0.5", ok=str(ok), p90_ms=str(p90),
+                        p95_ms="" if p95 is None else str(p95), p99_ms=str(p99), p999_ms=str(p999), failed="")
+        label = "open model R100ms at 50 % of kernel-200's capacity: vt-adaptive p99 ≤ kernel-200's"
+        # full-2026-11-29c: 102.9 against 102.6 ms, twins 0.1 % apart. 7,500 answers put the p99 between p98.8 and
+        # p99.2: 102.6 to 104.4 ms for kernel-200 (a quarter of the way to its p99.9, 110 ms), so 102.9 is inside.
+        self.assertAlmostEqual(open_rounds.p99_interval(o("k", 101.0, 102.6, 110.0))[1], 104.45, delta=0.05)
+        close = [o("kernel-200", 101.0, 102.6, 110.0), o("vt-adaptive", 101.0, 102.9, 108.0),
+                 o("vt-adaptive-twin", 101.0, 102.8, 108.0)]
+        self.assertEqual(verdicts(open_p99(close))[label], SAMPLING)
+        swap = {"kernel-200": "vt-adaptive", "vt-adaptive": "kernel-200"}
+        ahead = [dict(r, config=swap.get(r["config"], r["config"])) for r in close]
+        self.assertEqual(verdicts(open_p99(ahead))[label], SAMPLING, "a win as close decides nothing either")
+        # full-2026-11-29b, page 50 %: 190.1 against 106.3 ms, both intervals a few ms wide.
+        far = [o("kernel-200", 101.2, 106.3, 119.2), o("vt-adaptive", 101.2, 190.1, 219.3),
+               o("vt-adaptive-twin", 101.4, 151.6, 183.0)]
+        self.assertEqual(verdicts(open_p99(far))[label], "MISSED")
+        # 100 times the answers narrow the interval tenfold: the same 0.3 ms are then decided.
+        many = [dict(r, ok="750000") for r in close]
+        self.assertEqual(verdicts(open_p99(many))[label], "MISSED")
+        # p95, where a row has it, is the nearer point below the p99.
+        self.assertGreater(open_rounds.p99_interval(o("k", 101.0, 102.6, 110.0, p95=102.5))[0],
+                           open_rounds.p99_interval(o("k", 101.0, 102.6, 110.0))[0])
+        self.assertIsNone(open_rounds.p99_interval(dict(o("k", 101.0, 102.6, 110.0), ok="")))
 
 
 if __name__ == "__main__":

@@ -3,9 +3,7 @@
 few dozen answers; one round cannot settle a point within a few percent of its goal (full-2026-11-28b: repo200 at
 50 %, 102.8 against 101.3 ms). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
-import math
-
-from . import hostprobe, openload
+from . import hostprobe, openload, p99_sampling
 from .data import lower_median, median_rounds, num, rate_point, round_of
 from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
 from .verdicts import AT_BOUND, DECISIVE_MARGIN
@@ -29,16 +27,21 @@ def failed(rows, configs, w, fr):
     return out
 
 
-def p99_pairs(rows, a, b, w, fr):
-    """(b's p99 over a's, same host state) in every round both measured ("a's p99 ≤ b's" as a ratio ≥ 1); the state
-    is hostprobe.same_state of the two rows (None without the probe)."""
+def round_pairs(rows, a, b, w, fr):
+    """(round, b's p99 over a's, same host state) in every round both measured ("a's p99 ≤ b's" as a ratio ≥ 1); the
+    state is hostprobe.same_state of the two rows (None without the probe)."""
     ra, rb = rounds_of(rows, a, w, fr), rounds_of(rows, b, w, fr)
     out = []
     for n in sorted(set(ra) & set(rb)):
         pa, pb = num(ra[n].get("p99_ms")), num(rb[n].get("p99_ms"))
         if pa and pb is not None and not ra[n].get("failed") and not rb[n].get("failed"):
-            out.append((pb / pa, hostprobe.same_state(ra[n], rb[n])))
+            out.append((n, pb / pa, hostprobe.same_state(ra[n], rb[n])))
     return out
+
+
+def p99_pairs(rows, a, b, w, fr):
+    """(b's p99 over a's, same host state) of round_pairs."""
+    return [(x, s) for _, x, s in round_pairs(rows, a, b, w, fr)]
 
 
 def p99_ratios(rows, a, b, w, fr):
@@ -64,31 +67,12 @@ def median_p99(rows, config, w, fr):
                          if not r.get("failed") and num(r.get("p99_ms")) is not None])
 
 
-# A p99 from n answers is the order statistic at rank 0.99 n; its 95 % distribution-free interval runs from rank
-# (0.99 - h) n to (0.99 + h) n, h = 1.96 sqrt(0.99 x 0.01 / n) (the binomial's normal approximation): at 7,500 answers
-# from p98.8 to p99.2. The rows keep a few percentiles only; the interval's ends are read between the nearest of them
-# linearly in the quantile (decision 0037).
-Z95 = 1.96
-
-
-def p99_interval(row):
-    """(low, high) in ms around row's p99 (its sampling error, Z95), or None without n, p99, p99.9 and p95 or p90."""
-    n, p99, p999 = (num(row.get(k)) for k in ("ok", "p99_ms", "p999_ms"))
-    below = next(((q, num(row.get(k))) for q, k in ((0.95, "p95_ms"), (0.90, "p90_ms")) if num(row.get(k)) is not None),
-                 None)
-    if not n or p99 is None or p999 is None or below is None:
-        return None
-    h = Z95 * math.sqrt(0.99 * 0.01 / n)
-    q, p = below
-    return p99 - (p99 - p) * min(1.0, h / (0.99 - q)), p99 + (p999 - p99) * min(1.0, h / 0.009)
-
-
 def within_sampling(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
-    """Whether the p99 intervals (p99_interval) of v's and ref's median rounds at this point overlap: the two p99s
-    are as far apart as the answers' sampling alone moves them."""
-    med = {(r["config"], *rate_point(r)): r for r in median_rows(rows)}
-    a, b = (p99_interval(med[(cf, w, fr)]) if (cf, w, fr) in med else None for cf in (v, ref))
-    return bool(a and b) and a[0] <= b[1] and b[0] <= a[1]
+    """Whether the round behind the median ratio (p99_ratios: in one host state where there is one) has v's and
+    ref's p99s within each other's sampling error (p99_sampling.overlap, decision 0037)."""
+    ra, rb = rounds_of(rows, v, w, fr), rounds_of(rows, ref, w, fr)
+    used = hostprobe.in_one_state([((x, n), s) for n, x, s in round_pairs(rows, v, ref, w, fr)])[0]
+    return bool(used) and p99_sampling.overlap(*(r[lower_median(used)[1]] for r in (ra, rb)))
 
 
 def median_rows(rows):

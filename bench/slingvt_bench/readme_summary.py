@@ -123,8 +123,8 @@ def summary(out, root):
     if missed:
         L += ["Missed:", ""] + bullets(missed, caps) + [""]
     if undecided:
-        L += ["Undecided (within the twins' spread, measured in two host states only, or at the client's connections or "
-              "timeout):", ""]
+        L += ["Undecided (within the twins' spread or the p99s' sampling error, measured in two host states only, or at "
+              "the client's connections or timeout):", ""]
         L += bullets(undecided, caps) + [""]
     L += ["Answers/s (steady, median round), `auto` : the better pool and : unbounded (median of the rounds' ratios):",
           ""] + closed_table(d)

@@ -27,7 +27,7 @@ IN_FLIGHT_AT_END = "aborted due to deadline"
 # The configuration whose capacity sets the offered rates of all; when it has none on a workload, the configuration
 # with the lowest capacity there (every configuration is then driven at rates it reached in the closed model).
 # capacity_rps: the reference's capacity the rate derives from; own_capacity_rps: the row's configuration's own;
-# p95_ms (last, added later): one end of the p99's sampling interval (open_rounds.p99_interval).
+# p95_ms (last, added later): one end of the p99's sampling interval (p99_sampling.p99_interval).
 FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps", "target_rps", "own_capacity_rps",
           "achieved_rps", "connections", "duration_s", "ok", "non2xx", "errors", "p50_ms", "p90_ms", "p99_ms",
           "p999_ms", "max_ms", "failed", "handover_ns", "handover_ns_after", "p95_ms"]

@@ -16,7 +16,8 @@ import java.util.function.LongSupplier;
  * <p>
  * The queue is served first in, first out, as a thread pool's is, while that answers every waiter within the
  * clients' patience. Two things a pool cannot do keep the goodput under sustained overload: a waiter whose client
- * closed its connection is dropped ({@link ClientWatch}; watched once it has waited {@link Waiter#WATCH_AFTER_MILLIS}),
+ * closed its connection is dropped ({@link ClientWatch}; looked at by the {@link ClientSweep} once it has waited
+ * {@link Waiter#WATCH_AFTER_MILLIS}),
  * and when the oldest waiter has waited more than half of the clients' patience the newest is served first (adaptive
  * LIFO, Facebook's "Fail at Scale"): the newest still have clients, the oldest are about to lose theirs whatever the
  * order. The patience is the queue timeout, or less when clients are seen to leave earlier while the load goes on
@@ -28,8 +29,7 @@ final class AdmissionGate {
     /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
     private final ScheduledExecutorService timeouts;
-    /** How long a waiter waits before its client is watched ({@link Waiter#startWaiting}). */
-    private final long watchAfterMillis;
+    private final ClientSweep sweep;
     /** The time of arrivals and departures for {@link #patience}. */
     private final LongSupplier clock;
     /**
@@ -49,18 +49,19 @@ final class AdmissionGate {
     private final Patience patience;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
-        this(timeouts, System::nanoTime, Waiter.WATCH_AFTER_MILLIS);
+        this(timeouts, System::nanoTime, Waiter.WATCH_AFTER_MILLIS, Waiter.WATCH_AFTER_MILLIS);
     }
 
     /**
      * @param clock the time of arrivals and departures, in nanoseconds (a test's hand-moved clock)
-     * @param watchAfterMillis how long a waiter waits before its client is watched; 0 watches at once
+     * @param watchAfterMillis how long a waiter waits before its client is looked at; 0 looks at once
+     * @param sweepMillis how often the waiters' clients are looked at; 0 only by {@link #sweep()} (tests)
      */
-    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long watchAfterMillis) {
+    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long watchAfterMillis, long sweepMillis) {
         this.timeouts = timeouts;
         this.clock = clock;
-        this.watchAfterMillis = watchAfterMillis;
         this.patience = new Patience();
+        this.sweep = new ClientSweep(timeouts, sweepMillis, watchAfterMillis, lock, waiting, () -> anyWaiting);
     }
 
     /** Unbounded when {@code maxRunning} is 0. */
@@ -170,7 +171,10 @@ final class AdmissionGate {
             return;
         }
         if (!admitted.contains(waiter)) {
-            waiter.startWaiting(timeouts, timeout, watchAfterMillis);
+            waiter.startWaiting(timeouts, timeout);
+            if (waiter.watched()) {
+                sweep.waiting();
+            }
         }
         admitted.forEach(Waiter::admit);
     }
@@ -218,19 +222,10 @@ final class AdmissionGate {
     }
 
     /**
-     * The clients' patience the queue goes by (newest first past half of it), milliseconds; 0 while not known, when the
-     * queue timeout stands in.
+     * The clients' patience, milliseconds: when {@code known}, the one the queue goes by (newest first past half of
+     * it), 0 while not known and the queue timeout stands in; otherwise as learned so far, 0 before any departure.
      */
-    long patienceMillis() {
-        return patience(true);
-    }
-
-    /** The clients' patience as learned so far, milliseconds, known or not yet; 0 before any departure counted. */
-    long observedPatienceMillis() {
-        return patience(false);
-    }
-
-    private long patience(boolean known) {
+    long patienceMillis(boolean known) {
         lock.lock();
         try {
             return TimeUnit.NANOSECONDS.toMillis(Math.round(known ? patience.nanos() : patience.seenNanos()));
@@ -241,29 +236,32 @@ final class AdmissionGate {
 
     /** Removes a waiter that timed out; true if it was still waiting. */
     boolean expired(Waiter waiter) {
+        return remove(waiter, -1);
+    }
+
+    /** Removes a waiter whose client left, a departure for the clients' patience; true if it was waiting. */
+    boolean gone(Waiter waiter, long ageNanos) {
+        return remove(waiter, ageNanos);
+    }
+
+    /** @param departedAtNanos the age at which its client left, or negative where it did not */
+    private boolean remove(Waiter waiter, long departedAtNanos) {
         lock.lock();
         try {
             boolean removed = waiting.remove(waiter);
             anyWaiting = !waiting.isEmpty();
+            if (removed && departedAtNanos >= 0) {
+                patience.departed(departedAtNanos, clock.getAsLong());
+            }
             return removed;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Removes a waiter whose client left, a departure for the clients' patience; true if it was waiting. */
-    boolean gone(Waiter waiter, long ageNanos) {
-        lock.lock();
-        try {
-            boolean removed = waiting.remove(waiter);
-            anyWaiting = !waiting.isEmpty();
-            if (removed) {
-                patience.departed(ageNanos, clock.getAsLong());
-            }
-            return removed;
-        } finally {
-            lock.unlock();
-        }
+    /** Looks at the clients of the waiters that waited the watch delay, once, now (tests). */
+    void sweep() {
+        sweep.sweep();
     }
 
     private List<Waiter> admitWaitersLocked() {

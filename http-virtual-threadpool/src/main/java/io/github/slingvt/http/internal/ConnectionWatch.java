@@ -1,9 +1,6 @@
 package io.github.slingvt.http.internal;
 
-import java.nio.ByteBuffer;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpVersion;
@@ -11,31 +8,35 @@ import org.eclipse.jetty.io.AbstractEndPoint;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.BufferUtil;
-import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Watches the connection of a waiting HTTP/1 request without a body for its client closing it. Jetty does not read
  * from a connection while one of its requests is being handled, so it would learn of the close only when the answer
- * is written; this registers read interest on the connection for the time the request waits for admission. A
- * readable connection then means the client closed it (the end of the stream) or sent the next request before the
- * answer to this one (HTTP/1.1 pipelining, which browsers and proxies do not use): both end the waiting request and
- * the connection; a pipelining client retries unanswered requests on a new connection (RFC 9112, 9.3.2).
+ * is written; {@link #gone()} reads the connection once, without blocking, while the request waits. The end of the
+ * stream means the client closed it; bytes mean it sent the next request before the answer to this one (HTTP/1.1
+ * pipelining, which browsers and proxies do not use): both end the waiting request and the connection; a pipelining
+ * client retries unanswered requests on a new connection (RFC 9112, 9.3.2). Nothing read is nothing: the client is
+ * still there.
+ * <p>
+ * A read, not read interest with Jetty's selector: an interest update wakes the selector, a platform thread that
+ * competes with the carriers, once per waiting request and again to take it back, while a read that finds nothing
+ * costs one system call on the sweeping thread (decision 0038).
  * <p>
  * Not watched (the watch is {@link ClientWatch#NONE}): HTTP/2 and later, whose connections Jetty keeps reading; a
  * request with a body, whose bytes the application still has to read; a connection that something else already
  * reads.
  */
-final class ConnectionWatch implements ClientWatch, Callback {
+final class ConnectionWatch implements ClientWatch {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionWatch.class);
-    private static final CancellationException RELEASED = new CancellationException("admitted or answered");
 
     private final AbstractEndPoint endPoint;
-    private final AtomicReference<Runnable> onGone = new AtomicReference<>();
-    private final AtomicBoolean interested = new AtomicBoolean();
-    private volatile boolean released;
+    /** Held while the connection is read, so that {@link #release()} returns only once no read is under way. */
+    private final ReentrantLock reading = new ReentrantLock();
+    /** Guarded by {@link #reading}. */
+    private boolean released;
 
     private ConnectionWatch(AbstractEndPoint endPoint) {
         this.endPoint = endPoint;
@@ -56,71 +57,36 @@ final class ConnectionWatch implements ClientWatch, Callback {
     }
 
     @Override
-    public void watch(Runnable gone) {
-        onGone.set(gone);
-        interest();
+    public boolean gone() {
+        // Being released: the request is about to run and Jetty owns the connection again.
+        if (!reading.tryLock()) {
+            return false;
+        }
+        try {
+            if (released) {
+                return false;
+            }
+            int read = endPoint.fill(BufferUtil.allocate(1));
+            if (read == 0) {
+                return false;
+            }
+            LOG.debug("Client of a waiting request {} ({} read)", read < 0 ? "closed its connection" : "sent more", read);
+            return true;
+        } catch (Exception e) {
+            LOG.debug("Connection of a waiting request failed", e);
+            return true;
+        } finally {
+            reading.unlock();
+        }
     }
 
     @Override
     public void release() {
-        released = true;
-        // Jetty registers its own read interest only after the answer: ours must be gone before the request runs.
-        if (interested.compareAndSet(true, false)) {
-            endPoint.getFillInterest().onFail(RELEASED);
-        }
-    }
-
-    private void interest() {
-        if (released) {
-            return;
-        }
-        interested.set(true);
-        if (!endPoint.tryFillInterested(this)) {
-            interested.set(false);
-        } else if (released && interested.compareAndSet(true, false)) {
-            endPoint.getFillInterest().onFail(RELEASED);
-        }
-    }
-
-    /** The connection is readable: the client closed it, or sent more. */
-    @Override
-    public void succeeded() {
-        if (!interested.compareAndSet(true, false) || released) {
-            return;
-        }
-        ByteBuffer probe = BufferUtil.allocate(1);
+        reading.lock();
         try {
-            int read = endPoint.fill(probe);
-            if (read == 0) {
-                interest();
-                return;
-            }
-            LOG.debug("Client of a waiting request {} ({} read)", read < 0 ? "closed its connection" : "sent more", read);
-        } catch (Exception e) {
-            LOG.debug("Connection of a waiting request failed", e);
+            released = true;
+        } finally {
+            reading.unlock();
         }
-        clientGone();
-    }
-
-    /** Read interest failed: released by us, or the connection closed or timed out. */
-    @Override
-    public void failed(Throwable cause) {
-        if (cause == RELEASED || released) {
-            return;
-        }
-        interested.set(false);
-        clientGone();
-    }
-
-    private void clientGone() {
-        Runnable gone = onGone.getAndSet(null);
-        if (gone != null) {
-            gone.run();
-        }
-    }
-
-    @Override
-    public InvocationType getInvocationType() {
-        return InvocationType.NON_BLOCKING;
     }
 }

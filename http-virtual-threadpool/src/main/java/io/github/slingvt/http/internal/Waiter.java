@@ -12,13 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Waiter {
 
     /**
-     * How long a request waits before its client is watched. A watch registers read interest with Jetty's selector,
-     * and that costs the selector a wake-up and a system call per request: at R = 100 ms, C = 1,000 on 2 cores, where
-     * {@code auto} keeps about half of the requests waiting a few tens of milliseconds each, watching every waiter cost
-     * about 15 % of the answers per second (4,305 and 4,334/s against 4,979/s without the watch, JFR profile). Work
-     * for a gone client is wasted only when the client leaves while its request waits; no HTTP client, browser or
-     * proxy gives up within a quarter of a second, and the waits that matter under overload last seconds. A client
-     * closed earlier is seen as soon as the watch starts (its connection reads as closed).
+     * How long a request waits before its client is watched, and how often the gate's sweep then asks each watch
+     * (decision 0038). Work for a gone client is wasted only when the client leaves while its request waits; no HTTP
+     * client, browser or proxy gives up within a quarter of a second, and the waits that matter under overload last
+     * seconds. A client closed earlier is seen at the first look (its connection reads as closed); one that leaves
+     * later is seen within a quarter of a second, which is also the most by which the age its departure teaches the
+     * clients' patience ({@link Patience}) is late.
      */
     static final long WATCH_AFTER_MILLIS = 250;
 
@@ -28,13 +27,12 @@ final class Waiter {
     private final ClientWatch watch;
     private final Runnable onGone;
     private final long since = System.nanoTime();
-    /** Admitted, rejected or gone: no watch may start any more. */
+    /** Admitted, rejected or gone: the watch is released or about to be. */
     private final AtomicBoolean done = new AtomicBoolean();
-    private final AtomicBoolean watching = new AtomicBoolean();
-    /** The task due next: the start of the watch, then the timeout. */
     private volatile ScheduledFuture<?> timer;
-    private ScheduledExecutorService timeouts;
-    private long timeoutMillis;
+    /** When the sweep last looked at its client ({@link System#nanoTime()}); only the sweep's thread reads it. */
+    private long lookedAt;
+    private boolean looked;
 
     Waiter(AdmissionGate gate, Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
         this.gate = gate;
@@ -48,53 +46,41 @@ final class Waiter {
         return since;
     }
 
-    /**
-     * Schedules the timeout, and the watch of the client after {@code watchAfterMillis} (at once when 0; never when
-     * the timeout comes first); called once, after it was queued.
-     */
-    void startWaiting(ScheduledExecutorService executor, long timeoutMillis, long watchAfterMillis) {
-        if (done.get()) {
-            return;
-        }
-        this.timeouts = executor;
-        this.timeoutMillis = timeoutMillis;
-        if (watchAfterMillis <= 0) {
-            timer = executor.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
-            watch();
-        } else if (watchAfterMillis >= timeoutMillis) {
-            timer = executor.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
-        } else {
-            timer = executor.schedule(this::watchLate, watchAfterMillis, TimeUnit.MILLISECONDS);
-        }
+    /** Whether its client can be watched at all (a watch other than {@link ClientWatch#NONE}). */
+    boolean watched() {
+        return watch != ClientWatch.NONE;
     }
 
-    /** Still waiting after the watch's delay: the timeout for the rest of the wait, and the watch. */
-    private void watchLate() {
+    /** Schedules the timeout; called once, after it was queued. */
+    void startWaiting(ScheduledExecutorService executor, long timeoutMillis) {
         if (done.get()) {
             return;
         }
-        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
-        ScheduledFuture<?> expiry = timeouts.schedule(this::expire, Math.max(0, timeoutMillis - waitedMillis),
-                TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> expiry = executor.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
         timer = expiry;
-        // Admitted meanwhile: stopWaiting may have cancelled the task before this one.
+        // Admitted meanwhile: stopWaiting may have run before the timer was set.
         if (done.get()) {
             expiry.cancel(false);
-            return;
         }
-        watch();
     }
 
-    private void watch() {
-        if (done.get()) {
-            return;
+    /** Asks the watch whether the client left (the gate's sweep); if it did, the request leaves the queue unrun. */
+    void look(long now) {
+        boolean before = looked;
+        long previous = lookedAt;
+        lookedAt = now;
+        looked = true;
+        if (!done.get() && watch.gone()) {
+            // It left between the look before, which found it there, and this one: halfway is the estimate that is
+            // neither early nor late on average, so that the clients' patience learned from it is not either. A
+            // client that left before the first look is known only to have left by now.
+            clientGone((before ? previous + (now - previous) / 2 : now) - since);
         }
-        watching.set(true);
-        watch.watch(this::clientGone);
-        // Admitted by another thread while the watch started: it must not outlive the wait.
-        if (done.get() && watching.compareAndSet(true, false)) {
-            watch.release();
-        }
+    }
+
+    /** Nanoseconds since the sweep last looked at its client at {@code now}; negative when it never did. */
+    long sinceLook(long now) {
+        return looked ? now - lookedAt : -1;
     }
 
     /** Taken off the queue by the gate: runs the request. */
@@ -115,8 +101,8 @@ final class Waiter {
         }
     }
 
-    private void clientGone() {
-        if (gate.gone(this, System.nanoTime() - since)) {
+    private void clientGone(long ageNanos) {
+        if (gate.gone(this, ageNanos)) {
             stopWaiting();
             onGone.run();
         }
@@ -128,8 +114,6 @@ final class Waiter {
         if (t != null) {
             t.cancel(false);
         }
-        if (watching.compareAndSet(true, false)) {
-            watch.release();
-        }
+        watch.release();
     }
 }

@@ -8,9 +8,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,8 +22,8 @@ class AdmissionGateTest {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     /** The clock of the clients' patience, moved by hand; the waiters' ages are real time. */
     private final AtomicLong clock = new AtomicLong();
-    /** Watches every waiter's client at once, so that a test can close it by hand. */
-    private final AdmissionGate gate = new AdmissionGate(timer, clock::get, 0);
+    /** Looks at every waiter's client at once, and only when a test sweeps by hand ({@link #leave}). */
+    private final AdmissionGate gate = new AdmissionGate(timer, clock::get, 0, 0);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
     @AfterEach
@@ -120,12 +122,14 @@ class AdmissionGateTest {
 
     /** A watch the test closes by hand, as a client would close its connection. */
     private static final class HandWatch implements ClientWatch {
-        volatile Runnable onGone;
+        final AtomicInteger looks = new AtomicInteger();
+        volatile boolean closed;
         volatile boolean released;
 
         @Override
-        public void watch(Runnable gone) {
-            onGone = gone;
+        public boolean gone() {
+            looks.incrementAndGet();
+            return closed && !released;
         }
 
         @Override
@@ -134,8 +138,18 @@ class AdmissionGateTest {
         }
 
         void close() {
-            onGone.run();
+            closed = true;
         }
+    }
+
+    /** The clients close their connections, and the gate looks at once. */
+    private void leave(List<HandWatch> clients) {
+        clients.forEach(HandWatch::close);
+        gate.sweep();
+    }
+
+    private void leave(HandWatch client) {
+        leave(List.of(client));
     }
 
     private HandWatch enterWatched(String name) {
@@ -152,19 +166,22 @@ class AdmissionGateTest {
         HandWatch b = enterWatched("b");
         HandWatch c = enterWatched("c");
         b.close();
+        assertThat(events).as("not before the gate looks").containsExactly("admit a");
+        gate.sweep();
         assertThat(events).containsExactly("admit a", "gone b");
         assertThat(gate.queued()).isEqualTo(1);
         gate.exit();
         assertThat(events).containsExactly("admit a", "gone b", "admit c");
         assertThat(c.released).as("the watch ends when the request is admitted").isTrue();
-        c.close();
+        leave(c);
+        assertThat(c.looks).as("an admitted request's client is not looked at").hasValue(1);
         assertThat(events).as("a late close of an admitted request's client changes nothing").hasSize(3);
         assertThat(gate.running()).isEqualTo(1);
     }
 
     @Test
-    void aClientIsWatchedOnlyOnceItsRequestHasWaitedTheWatchDelay() throws Exception {
-        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 300);
+    void aClientIsLookedAtOnlyOnceItsRequestHasWaitedTheWatchDelayAndThenEverySweep() throws Exception {
+        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 300, 50);
         delayed.setLimits(1, 10, 60_000);
         delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
         HandWatch b = new HandWatch();
@@ -174,24 +191,60 @@ class AdmissionGateTest {
         delayed.exit();
         assertThat(events).containsExactly("admit a", "admit b");
         Thread.sleep(100);
-        assertThat(b.onGone).as("admitted before the delay: never watched").isNull();
-        assertThat(c.onGone).as("not watched within the delay").isNull();
+        assertThat(c.looks).as("not looked at within the delay").hasValue(0);
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (c.onGone == null && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertThat(c.onGone).as("watched once it waited the delay").isNotNull();
+        awaitTrue(() -> c.looks.get() >= 2);
+        assertThat(events).as("a client that stays keeps its place").containsExactly("admit a", "admit b");
         c.close();
+        awaitTrue(() -> events.contains("gone c"));
         assertThat(events).containsExactly("admit a", "admit b", "gone c");
         assertThat(delayed.queued()).isZero();
-        Thread.sleep(400);
-        assertThat(b.onGone).as("an admitted request's client is never watched").isNull();
+        Thread.sleep(200);
+        assertThat(b.looks).as("admitted before the delay: never looked at").hasValue(0);
     }
 
     @Test
-    void aWaiterWatchedLateTimesOutNoEarlierThanTheQueueTimeoutAndItsWatchEnds() throws Exception {
-        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 100);
+    void aSweepLooksAtTheWaitersThatWaitedTheDelayAndAtNoOther() throws Exception {
+        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 150, 0);
+        delayed.setLimits(1, 10, 60_000);
+        delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
+        HandWatch old = new HandWatch();
+        delayed.enter(() -> events.add("admit old"), () -> events.add("reject old"), old, () -> { });
+        Thread.sleep(200);
+        HandWatch young = new HandWatch();
+        delayed.enter(() -> events.add("admit young"), () -> events.add("reject young"), young, () -> { });
+        delayed.enter(() -> events.add("admit unwatched"), () -> events.add("reject unwatched"));
+        delayed.sweep();
+        assertThat(old.looks).hasValue(1);
+        assertThat(young.looks).hasValue(0);
+    }
+
+    @Test
+    void noSweepIsDueWhileNobodyWaits() throws Exception {
+        ScheduledThreadPoolExecutor clockThread = new ScheduledThreadPoolExecutor(1);
+        clockThread.setRemoveOnCancelPolicy(true);
+        try {
+            AdmissionGate swept = new AdmissionGate(clockThread, clock::get, 0, 20);
+            swept.setLimits(1, 10, 60_000);
+            swept.enter(() -> events.add("admit a"), () -> events.add("reject a"));
+            HandWatch b = new HandWatch();
+            swept.enter(() -> events.add("admit b"), () -> events.add("reject b"), b, () -> { });
+            awaitTrue(() -> b.looks.get() >= 3);
+            swept.exit();
+            assertThat(events).containsExactly("admit a", "admit b");
+            int looks = b.looks.get();
+            awaitTrue(() -> clockThread.getQueue().isEmpty());
+            Thread.sleep(100);
+            assertThat(clockThread.getQueue()).as("no sweep, no timeout left").isEmpty();
+            assertThat(b.looks.get()).as("at most the sweep under way when it was admitted").isLessThanOrEqualTo(looks + 1);
+        } finally {
+            clockThread.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWaiterLookedAtTimesOutNoEarlierThanTheQueueTimeoutAndItsWatchEnds() throws Exception {
+        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 100, 50);
         delayed.setLimits(1, 10, 400);
         delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
         long arrived = System.nanoTime();
@@ -203,10 +256,18 @@ class AdmissionGateTest {
         }, b, () -> events.add("gone b"));
         assertThat(rejected.await(10, TimeUnit.SECONDS)).isTrue();
         long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrived);
-        assertThat(waitedMillis).as("answered after the queue timeout, not when the watch started").isGreaterThanOrEqualTo(390L);
-        assertThat(b.onGone).as("watched while it waited").isNotNull();
+        assertThat(waitedMillis).as("answered after the queue timeout").isGreaterThanOrEqualTo(390L);
+        assertThat(b.looks.get()).as("looked at while it waited").isPositive();
         assertThat(b.released).as("the watch ends with the wait").isTrue();
         assertThat(events).containsExactly("admit a", "reject b");
+    }
+
+    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("within 10 s").isLessThan(deadline);
+            Thread.sleep(10);
+        }
     }
 
     /** Moves the patience's clock to the next window. */
@@ -221,22 +282,39 @@ class AdmissionGateTest {
         for (int second = 0; second < 3; second++) {
             HandWatch b = enterWatched("b" + second);
             Thread.sleep(200);
-            b.close();
+            leave(b);
             nextWindow();
         }
-        assertThat(gate.observedPatienceMillis()).as("judged once the window after it is over").isZero();
+        assertThat(gate.patienceMillis(false)).as("judged once the window after it is over").isZero();
         enter("c");
-        assertThat(gate.observedPatienceMillis()).isBetween(200L, 2_000L);
-        assertThat(gate.patienceMillis()).as("one client a second is no pattern yet: the queue does not go by it")
+        assertThat(gate.patienceMillis(false)).isBetween(200L, 2_000L);
+        assertThat(gate.patienceMillis(true)).as("one client a second is no pattern yet: the queue does not go by it")
                 .isZero();
         for (int second = 0; second < Patience.SAMPLES; second++) {
             HandWatch b = enterWatched("d" + second);
             Thread.sleep(200);
-            b.close();
+            leave(b);
             nextWindow();
             enter("e" + second);
         }
-        assertThat(gate.patienceMillis()).as("known after enough departures").isBetween(200L, 2_000L);
+        assertThat(gate.patienceMillis(true)).as("known after enough departures").isBetween(200L, 2_000L);
+    }
+
+    @Test
+    void aDepartureSeenBetweenTwoLooksIsCountedHalfwayBetweenThem() throws Exception {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        for (int second = 0; second < 3; second++) {
+            HandWatch b = enterWatched("b" + second);
+            Thread.sleep(50);
+            gate.sweep(); // still there at about 50 ms
+            Thread.sleep(400);
+            leave(b); // gone at about 450 ms: it left somewhere in between
+            nextWindow();
+        }
+        enter("c");
+        assertThat(gate.patienceMillis(false)).as("about 250 ms, not the 450 ms at which it was seen gone")
+                .isBetween(200L, 400L);
     }
 
     @Test
@@ -248,16 +326,16 @@ class AdmissionGateTest {
             all.add(enterWatched("r" + i));
         }
         Thread.sleep(100);
-        all.subList(0, 25).forEach(HandWatch::close); // the end of a load test: everyone leaves at once, ...
+        leave(all.subList(0, 25)); // the end of a load test: everyone leaves at once, ...
         nextWindow();
-        all.subList(25, 50).forEach(HandWatch::close); // ... across the turn of a second
+        leave(all.subList(25, 50)); // ... across the turn of a second
         nextWindow();
         for (int i = 0; i < 100; i++) {
             enter("next" + i); // and the next load begins
         }
         nextWindow();
         enter("b");
-        assertThat(gate.observedPatienceMillis()).isZero();
+        assertThat(gate.patienceMillis(false)).isZero();
     }
 
     @Test
@@ -320,17 +398,17 @@ class AdmissionGateTest {
         }
         Thread.sleep(100);
         // Clients leave after about 100 ms, ten in each of three seconds, while as many arrive.
-        early.subList(0, Patience.SAMPLES).forEach(HandWatch::close);
+        leave(early.subList(0, Patience.SAMPLES));
         nextWindow();
         for (int i = 0; i < Patience.SAMPLES; i++) {
             enter("q" + i);
         }
-        early.subList(Patience.SAMPLES, 2 * Patience.SAMPLES).forEach(HandWatch::close);
+        leave(early.subList(Patience.SAMPLES, 2 * Patience.SAMPLES));
         nextWindow();
         for (int i = 0; i < Patience.SAMPLES; i++) {
             enter("r" + i);
         }
-        early.subList(2 * Patience.SAMPLES, 3 * Patience.SAMPLES).forEach(HandWatch::close);
+        leave(early.subList(2 * Patience.SAMPLES, 3 * Patience.SAMPLES));
         Thread.sleep(200);
         gate.exit();
         assertThat(events).as("not judged before the window after the departures is over: first in, first out")

@@ -173,10 +173,12 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     if down:
         raise BenchError(down)
     inst.check_alive()
+    has_counters = CONFIGS[inst.name].get("ours", False)
+    # Idle first, as after the point: requests of the phase before (a closed point's clients stop with thousands
+    # queued) still end as admitted or abandoned for a few seconds and would count as this point's arrivals.
+    before, _ = drain(inst, has_counters)
     # The host's state while every instance is idle, before the point and after its drain (hostprobe).
     handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
-    has_counters = CONFIGS[inst.name].get("ours", False)
-    before = status(inst) if has_counters else None
     rnd = base["round"]
     name = f"oha-overload-{inst.name}-{wname}-{int(round(fraction * 100))}" + (f"-r{rnd}" if rnd > 1 else "")
     db, out_json = os.path.join(pdir, name + ".db"), os.path.join(pdir, name + ".json")

@@ -4,13 +4,14 @@ from .plan import GC_TAIL_S
 
 # Wall time of one measurement beyond its load, from full-2026-11-28b on 2 cores: a closed point adds its GC tail,
 # the drain and the pause (25.8 s apart for 12 s of load), an open-model run its drain (17 s apart for 15 s), an
-# overload run its drain (63 s apart for 60 s). An instance answers 13-26 s after its start, then warms up.
+# overload run its drains, before and after its load (63-67 s apart for 60 s, median 65, probes included:
+# client-sweep-2026-12-01). An instance answers 13-26 s after its start, then warms up.
 CLOSED_EXTRA_S = GC_TAIL_S + 10
 # The host probe before and after each closed point, open-model run and overload point (hostprobe: 2 x 3 runs of
 # 0.03-0.12 s each), which that run did not have.
 HOSTPROBE_S = 1
 OPEN_EXTRA_S = 2
-OVERLOAD_EXTRA_S = 3
+OVERLOAD_EXTRA_S = 4
 START_S = 25
 
 

@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ClientSweep {
 
+    /** Beyond four periods of waiting a request is looked at again once it has waited this share longer. */
+    static final int AGE_SHARE_BETWEEN_LOOKS = 4;
+
     private static final Logger LOG = LoggerFactory.getLogger(ClientSweep.class);
 
     private final ScheduledExecutorService clock;
@@ -33,9 +36,6 @@ final class ClientSweep {
     private final Lock lock;
     private final SequencedCollection<Waiter> waiting;
     private final BooleanSupplier anyWaiting;
-    /** Beyond four periods of waiting a request is looked at again once it has waited this share longer. */
-    static final int AGE_SHARE_BETWEEN_LOOKS = 4;
-
     /** A sweep is scheduled or running: at most one at a time. */
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -58,7 +58,9 @@ final class ClientSweep {
 
     /** A request started waiting: a sweep is due within a period, unless one is already. */
     void waiting() {
-        if (periodMillis <= 0 || !scheduled.compareAndSet(false, true)) {
+        // Read before the update: under a standing queue every arrival finds a sweep scheduled, and a failed
+        // compare-and-set would still take the flag's cache line from the other cores.
+        if (periodMillis <= 0 || scheduled.get() || !scheduled.compareAndSet(false, true)) {
             return;
         }
         try {

@@ -12,12 +12,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class Waiter {
 
     /**
-     * How long a request waits before its client is watched, and how often the gate's sweep then asks each watch
-     * (decision 0038). Work for a gone client is wasted only when the client leaves while its request waits; no HTTP
-     * client, browser or proxy gives up within a quarter of a second, and the waits that matter under overload last
-     * seconds. A client closed earlier is seen at the first look (its connection reads as closed); one that leaves
-     * later is seen within a quarter of a second, which is also the most by which the age its departure teaches the
-     * clients' patience ({@link Patience}) is late.
+     * How long a request waits before its client is watched, and how often the gate's sweep then looks at it in its
+     * first second ({@link ClientSweep}, decision 0038). Work for a gone client is wasted only when the client leaves
+     * while its request waits; no HTTP client, browser or proxy gives up within a quarter of a second, and the waits
+     * that matter under overload last seconds. A client closed earlier is seen at the first look (its connection
+     * reads as closed).
      */
     static final long WATCH_AFTER_MILLIS = 250;
 

@@ -55,10 +55,11 @@ def server_table(rows):
          "answer at its closed-model capacity point (the one the 90 % target divides by) beside it. More CPU per "
          "answer at overload than at capacity lowers what the server can complete whatever its admission does. "
          "Limit, in flight and queued: the status JSON every 2 s while oha ran (`concurrencyLimit` is a fixed cap or "
-         "a pool's size outside `auto`).\n",
+         "a pool's size outside `auto`). Held: in flight and queued together, one of the client's connections each; "
+         "the client ran out of them where it held all but 5 % (decision 0039).\n",
          "| workload | offered /s | config | CPU % | ms CPU per completed | at capacity | ratio | limit | "
-         "in flight (median) | queued (max) |",
-         "|---|---:|---|---:|---:|---:|---:|---|---:|---:|"]
+         "in flight (median) | queued (max) | held (median) of connections |",
+         "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"]
     several = rounds(rows) > 1
     for r in mine:
         over, closed = num(r.get("cpu_ms_per_completed")), num(r.get("closed_cpu_ms_per_answer"))
@@ -66,5 +67,11 @@ def server_table(rows):
         limit = f"{r['limit_min']}–{r['limit_max']}" if r.get("limit_min") not in (None, "") else "–"
         L.append(f"| {r['workload']} | {r['target_rps']} | {config_label(r, several)} | {r.get('cpu_pct') or '–'} | "
                  f"{r['cpu_ms_per_completed']} | {r.get('closed_cpu_ms_per_answer') or '–'} | {ratio} | {limit} | "
-                 f"{r.get('in_flight_median') or '–'} | {r.get('queued_max') or '–'} |")
+                 f"{r.get('in_flight_median') or '–'} | {r.get('queued_max') or '–'} | {held_of(r)} |")
     return L
+
+
+def held_of(row):
+    """'7,995 of 8,000': the requests the server held (median of the samples) of the client's connections."""
+    held, conns = num(row.get("held_median")), num(row.get("connections"))
+    return f"{held:,.0f} of {conns:,.0f}" if held is not None and conns else "–"

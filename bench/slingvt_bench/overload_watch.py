@@ -80,9 +80,10 @@ class Watch:
 def summary(watch, completed):
     """The row fields of one point: the process CPU over the point and per completed request (completed: the
     server's count across the point, or the client's answers where there are no counters), the limit's range, the
-    median in flight and the most queued among the samples."""
+    median in flight, the most queued and the median of the requests held (in flight and queued: one client
+    connection each) among the samples."""
     out = dict(cpu_pct="", cpu_ms_per_completed="", limit_min="", limit_max="", in_flight_median="", queued_max="",
-               watch_samples=len(watch.samples))
+               held_median="", watch_samples=len(watch.samples))
     if watch.cpu_s is not None and watch.elapsed_s:
         out["cpu_pct"] = round(100 * watch.cpu_s / watch.elapsed_s, 1)
         if completed:
@@ -97,6 +98,10 @@ def summary(watch, completed):
         out["in_flight_median"] = round(statistics.median(flights))
     if queues:
         out["queued_max"] = max(queues)
+    held = [int(s["in_flight"]) + int(s["queued"]) for s in watch.samples
+            if all(str(s.get(k, "")).lstrip("-").isdigit() for k in ("in_flight", "queued"))]
+    if held:
+        out["held_median"] = round(statistics.median(held))
     return out
 
 

@@ -87,6 +87,20 @@ class DecisivePointsTest(unittest.TestCase):
         self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
                                                    cut_off="4557")))
 
+    def test_a_client_whose_connections_the_server_held_through_the_point_was_capped_whatever_the_end(self):
+        short = dict(target_rps="3882.6", timeout_s="10", connections="8000")
+        # full-2026-12-02, R100ms at 200 %: auto held 7,990-8,001 of the 8,000 in the samples, 6,771 open at the end.
+        self.assertTrue(dec.connection_bound(dict(short, held_median="8000", cut_off="6771")))
+        self.assertTrue(dec.connection_bound(dict(short, held_median="7600", cut_off="0")))
+        self.assertFalse(dec.connection_bound(dict(short, held_median="7599", cut_off="7599")))
+        # full-2026-11-28b, repo200 at 200 %: a median of 6,266 held, 5,852 open at the end: connections to spare.
+        self.assertFalse(dec.connection_bound(dict(short, held_median="6266", cut_off="5852")))
+        self.assertTrue(dec.connection_bound(dict(short, held_median="6266", cut_off="7918")), "either shows the cap")
+        self.assertTrue(dec.connection_bound(dict(short, held_median="7918")))
+        self.assertFalse(dec.connection_bound(dict(short, held_median="5000")))
+        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
+                                                   held_median="4557")), "enough connections for the rate")
+
 
 class DecisiveRoundsInPhaseTest(unittest.TestCase):
 

@@ -164,6 +164,10 @@ class OverloadTargetsTest(unittest.TestCase):
         v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **spare),
                            dict(orow("vt-adaptive", 2.0, 300, 5000, losses=1000), **spare)])
         self.assertEqual(v[CAP], "MISSED", "connections to spare: the server's shortfall")
+        held = dict(connections="4000", cut_off="2500", held_median="3990")
+        v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **held),
+                           dict(orow("vt-adaptive", 2.0, 300, 5000, losses=1000), **held)])
+        self.assertEqual(v[CAP], rep.CLIENT_UNDECIDED, "the server held them all during the point (decision 0039)")
         v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **capped),
                            dict(orow("vt-adaptive", 2.0, 380, 5000, losses=1000), **capped)])
         self.assertEqual(v[CAP], "met", "95 % is met whatever the client")
@@ -232,13 +236,14 @@ class OverloadTargetsTest(unittest.TestCase):
         old = [orow("vt-adaptive", 1.3, 390, 9800)]
         new = [dict(orow("vt-adaptive", 1.3, 390, 9800), cpu_pct="188.0", cpu_ms_per_completed="4.40",
                     closed_cpu_ms_per_answer="2.90", limit_min="44", limit_max="199", in_flight_median="47",
-                    queued_max="7953", watch_samples="30"),
+                    queued_max="7953", held_median="7995", connections="8000", watch_samples="30"),
                dict(orow("kernel-200", 1.3, 130, 9600), cpu_pct="185.0", cpu_ms_per_completed="2.70",
                     closed_cpu_ms_per_answer="", watch_samples="0")]
         self.assertNotIn("The server during each point", section_of(old))
         text = section_of(new)
-        self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 |", text)
-        self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | 2.70 | – | – | – | – | – |", text)
+        self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 | 7,995 of 8,000 |",
+                      text)
+        self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | 2.70 | – | – | – | – | – | – |", text)
         self.assertIn("[overload-admission.csv](overload-admission.csv)", text)
 
 

@@ -39,6 +39,8 @@ class WatchTest(unittest.TestCase):
         self.assertEqual(out["cpu_ms_per_completed"], 3.0)
         self.assertEqual((out["limit_min"], out["limit_max"], out["queued_max"]), (44, 200, 7900))
         self.assertEqual(out["in_flight_median"], 112)
+        # Held: in flight and queued together, one client connection each (180 and 7,945: the median of two).
+        self.assertEqual(out["held_median"], 4062)
         self.assertEqual(out["watch_samples"], 2)
 
     def test_without_counters_only_the_cpu_is_read(self):
@@ -50,7 +52,8 @@ class WatchTest(unittest.TestCase):
             w.finish()
         out = watch.summary(w, completed=0)
         self.assertEqual((w.reads, w.samples, out["cpu_pct"]), (0, [], 50.0))
-        self.assertEqual((out["cpu_ms_per_completed"], out["limit_min"], out["queued_max"]), ("", "", ""))
+        self.assertEqual((out["cpu_ms_per_completed"], out["limit_min"], out["queued_max"], out["held_median"]),
+                         ("", "", "", ""))
 
     def test_an_unreadable_process_leaves_the_cpu_blank(self):
         with mock.patch.object(watch, "proc_cpu_seconds", return_value=None):

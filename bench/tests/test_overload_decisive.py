@@ -89,7 +89,7 @@ class DecisivePointsTest(unittest.TestCase):
 
     def test_a_client_whose_connections_the_server_held_through_the_point_was_capped_whatever_the_end(self):
         short = dict(target_rps="3882.6", timeout_s="10", connections="8000")
-        # full-2026-12-02, R100ms at 200 %: auto held 7,990-8,001 of the 8,000 in the samples, 6,771 open at the end.
+        # full-2026-12-02, R100ms at 200 %: auto held a median of 8,000 of 8,000 in the samples, 6,771 open at the end.
         self.assertTrue(dec.connection_bound(dict(short, held_median="8000", cut_off="6771")))
         self.assertTrue(dec.connection_bound(dict(short, held_median="7600", cut_off="0")))
         self.assertFalse(dec.connection_bound(dict(short, held_median="7599", cut_off="7599")))

@@ -181,6 +181,18 @@ class OwnCapacityHostStateTest(unittest.TestCase):
         self.assertEqual(measured, "516.4 of min(offered 1,033.2, own 865.5 in another host state)/s = 60 %")
         self.assertEqual(verdict, HOST_UNDECIDED)
 
+    def test_answering_nine_tenths_of_the_offered_rate_is_met_whatever_state_the_capacity_was_measured_in(self):
+        # focused run overload-held-2026-12-02, R100ms 200 %: 3,146.3 of 3,146.4/s offered in time, the capacity of
+        # 3,190.3/s measured in another host state: no capacity could raise the share above 100 %.
+        over = self.rows(DEAR)
+        over[1].update(ok_per_s="1000.0", target_rps="1033.2", own_capacity_rps="1100.0")
+        closed = [row("vt-adaptive", 1100.0, 3, CHEAP)]
+        measured, verdict = self.verdict(over, closed)
+        self.assertEqual(measured, "1,000.0 of min(offered 1,033.2, own 1,100.0 in another host state)/s = 97 %")
+        self.assertEqual(verdict, "met")
+        over[1]["ok_per_s"] = "900.0"  # 87 % of the offered rate: the state of the capacity may still decide
+        self.assertEqual(self.verdict(over, closed)[1], HOST_UNDECIDED)
+
     def test_without_probes_or_closed_rows_the_recorded_capacity_decides(self):
         closed = [row("vt-adaptive", 865.5, 3, CHEAP)]
         self.assertEqual(self.verdict(self.rows(None), closed)[1], "MISSED")

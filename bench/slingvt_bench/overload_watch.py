@@ -89,17 +89,17 @@ def summary(watch, completed):
         if completed:
             out["cpu_ms_per_completed"] = round(1000 * watch.cpu_s / completed, 2)
 
-    def ints(field):
-        return [int(s[field]) for s in watch.samples if str(s.get(field, "")).lstrip("-").isdigit()]
-    limits, flights, queues = ints("limit"), ints("in_flight"), ints("queued")
+    def ints(*fields):
+        """Per sample where every field is a whole number (a status without it leaves it blank), their sum."""
+        return [sum(int(s[f]) for f in fields) for s in watch.samples
+                if all(str(s.get(f, "")).lstrip("-").isdigit() for f in fields)]
+    limits, flights, queues, held = ints("limit"), ints("in_flight"), ints("queued"), ints("in_flight", "queued")
     if limits:
         out.update(limit_min=min(limits), limit_max=max(limits))
     if flights:
         out["in_flight_median"] = round(statistics.median(flights))
     if queues:
         out["queued_max"] = max(queues)
-    held = [int(s["in_flight"]) + int(s["queued"]) for s in watch.samples
-            if all(str(s.get(k, "")).lstrip("-").isdigit() for k in ("in_flight", "queued"))]
     if held:
         out["held_median"] = round(statistics.median(held))
     return out

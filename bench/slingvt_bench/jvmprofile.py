@@ -1,7 +1,8 @@
 """./sling-vt profile: where the CPU, the allocations and the heap of one configuration go as concurrency grows.
 
 One fresh instance (a benchmark configuration, by default vt-unbounded), warmed up like the benchmark's; then for
-each concurrency a wrk load with a JFR recording (settings=profile) and the CPU per request over the run, and last
+each point, in the order given, a load with a JFR recording (settings=profile) and the CPU per answer over the run:
+wrk's closed model at N connections, or oha's open model at a fixed rate (N@RATE, what an overload costs); last
 a heap census: the class histogram of the idle instance against the one with N requests parked. The report
 (profile.md) names the code that uses the CPU by component (the first frame of a sample outside the JDK), the top
 allocation sites, the GC pauses and the heap each parked request holds, by class."""
@@ -16,7 +17,9 @@ import time
 from .common import BenchError, free_port, log, run_main, stop_all
 from .httpget import get_json
 from .instances import Instance, add_launch_args, check_launch_args
-from .load import ensure_wrk, run_wrk
+from . import overload_open as ov
+from .load import ensure_wrk, run_oha, run_wrk
+from .openload import ensure_oha
 from .pgstore import ADMIN, HTTP_STATUS
 from .plan import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
 from .points import warmup
@@ -125,41 +128,81 @@ def heap_per_parked(args, inst, pdir):
     return n, grown, top
 
 
-def profile_point(args, inst, wname, conns, pdir):
+def parse_points(text):
+    """--concurrency "1000,8000@978": [(connections, rate or 0)], a rate making it an open-model point (oha)."""
+    points = []
+    for item in text.split(","):
+        conns, _, rate = item.strip().partition("@")
+        try:
+            points.append((int(conns), float(rate) if rate else 0.0))
+        except ValueError:
+            raise BenchError(f"--concurrency takes N or N@RATE items separated by commas; got {item!r}") from None
+        if points[-1][0] < 1 or points[-1][1] < 0:
+            raise BenchError(f"--concurrency: connections must be 1 or more and a rate positive; got {item!r}")
+    return points
+
+
+def open_load(args, url, conns, rate, name, pdir):
+    """oha at rate with conns connections for --duration s, client timeout --timeout s: (2xx answers, in time)."""
+    db = os.path.join(pdir, name + ".db")
+    if os.path.exists(db):
+        os.remove(db)  # oha appends to an existing table
+    cmd = ov.command(args.oha, url, rate, conns, args.duration, args.timeout, db)
+    summary = run_oha(args, cmd, args.duration, os.path.join(pdir, name + ".oha.json"))
+    cats = ov.categories(summary, ov.read_db(db), args.timeout, args.duration)
+    return cats["ok_in_time"] + cats["ok_late"], cats["ok_in_time"]
+
+
+def profile_point(args, inst, wname, index, conns, rate, pdir):
     w = WORKLOADS[wname]
     url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
-    rec = os.path.join(pdir, f"{wname}-c{conns}.jfr")
+    name = f"{wname}-{index}-c{conns}" + (f"-q{rate:g}" if rate else "")
+    rec = os.path.join(pdir, name + ".jfr")
     subprocess.run([args.jcmd, str(inst.pid), "JFR.start", "name=slingvt-profile", "settings=profile",
                     f"filename={rec}"], capture_output=True, timeout=60, check=True)
     cpu0, t0 = proc_cpu_seconds(inst.pid), time.time()
-    res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, f"{wname}-c{conns}.wrk.json"), 60)
+    if rate:
+        ok, in_time = open_load(args, url, conns, rate, name, pdir)
+    else:
+        res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, name + ".wrk.json"), 60)
+        ok = in_time = res["requests"] - res["errors"]["status"]
+    # After the load: requests still queued or running when the client stopped end now, and their CPU counts.
+    wait_quiet(inst.pid, 120)
     cpu1, wall = proc_cpu_seconds(inst.pid), time.time() - t0
     subprocess.run([args.jcmd, str(inst.pid), "JFR.stop", "name=slingvt-profile"], capture_output=True, timeout=120)
-    ok = res["requests"] - res["errors"]["status"]
     comps, frames, samples = cpu_by_component(args.jfr, rec)
-    log(f"{wname} C={conns}: {ok} requests, {(cpu1 - cpu0) * 1000 / max(ok, 1):.2f} ms CPU each, {samples} samples")
-    return dict(workload=wname, c=conns, ok=ok, rps=ok / wall, cpu_ms=(cpu1 - cpu0) * 1000 / max(ok, 1),
+    log(f"{name}: {ok} answers ({in_time} in time), {(cpu1 - cpu0) * 1000 / max(ok, 1):.2f} ms CPU each, "
+        f"{samples} samples")
+    return dict(workload=wname, c=conns, rate=rate, ok=ok, in_time=in_time, rps=ok / args.duration,
+                cpu_ms=(cpu1 - cpu0) * 1000 / max(ok, 1),
                 cpu_pct=100 * (cpu1 - cpu0) / wall, comps=comps, frames=frames, samples=samples,
                 gc_pauses=jfr_view(args.jfr, "gc-pauses", rec), gc_cpu=jfr_view(args.jfr, "gc-cpu-time", rec),
                 alloc=jfr_view(args.jfr, "allocation-by-site", rec, 200))
 
 
+def label(point):
+    return f"{point['rate']:g}/s (oha)" if point["rate"] else "closed (wrk)"
+
+
 def markdown(args, points, park):
     L = [f"# Profile of {args.config}, {args.workload} (`./sling-vt profile`)\n",
-         f"One instance, `{args.jvm_opts}`, warm-up {args.warmup} s, {args.duration} s of wrk per point on the same "
-         "2 cores; CPU per request = process CPU ÷ successful answers over the whole wrk run (ramp included).\n",
-         "| C | answers/s | CPU % | ms CPU per answer | JFR samples |", "|---:|---:|---:|---:|---:|"]
-    L += [f"| {p['c']:,} | {p['rps']:,.0f} | {p['cpu_pct']:.0f} | {p['cpu_ms']:.2f} | {p['samples']:,} |"
-          for p in points]
+         f"One instance, `{args.jvm_opts}`, warm-up {args.warmup} s, {args.duration} s of load per point on the "
+         "same 2 cores, in this order: wrk's closed model at C connections, or oha's open model at a fixed rate "
+         f"(client timeout {args.timeout} s); CPU per answer = process CPU ÷ successful answers, from the start of the load until the "
+         "instance is quiet again (ramp and drain included).\n",
+         "| C | load | answers/s | in time/s | CPU % | ms CPU per answer | JFR samples |",
+         "|---:|---|---:|---:|---:|---:|---:|"]
+    L += [f"| {p['c']:,} | {label(p)} | {p['rps']:,.0f} | {p['in_time'] / args.duration:,.0f} | {p['cpu_pct']:.0f} | "
+          f"{p['cpu_ms']:.2f} | {p['samples']:,} |" for p in points]
     names = [n for n, _ in COMPONENTS] + ["other"]
     L += ["\n## CPU by component (JFR execution samples, by the first frame outside the JDK)\n",
-          "| component | " + " | ".join(f"C={p['c']:,}" for p in points) + " |",
+          "| component | " + " | ".join(f"{i + 1}: C={p['c']:,}" for i, p in enumerate(points)) + " |",
           "|---|" + "---:|" * len(points)]
     for n in names:
         if any(p["comps"].get(n) for p in points):
             L.append(f"| {n} | " + " | ".join(f"{100 * p['comps'].get(n, 0):.1f} %" for p in points) + " |")
-    for p in points:
-        L += [f"\n## C = {p['c']:,}\n", "Top frames, with the first caller outside the JDK (samples):\n", "```"]
+    for i, p in enumerate(points):
+        L += [f"\n## {i + 1}: C = {p['c']:,}, {label(p)}\n", "Top frames, with the first caller outside the JDK (samples):\n", "```"]
         L += [f"{n:6d}  {f}" for f, n in p["frames"]]
         L += ["```", "\nGC pauses:\n", "```", p["gc_pauses"], "```", "\nGC CPU time:\n", "```", p["gc_cpu"], "```",
               "\nAllocation by site:\n", "```", "\n".join(p["alloc"].splitlines()[:25]), "```"]
@@ -177,9 +220,13 @@ def main():
     ap = argparse.ArgumentParser(prog="./sling-vt profile", description=__doc__.split("\n")[0])
     ap.add_argument("--config", default="vt-unbounded", help="a benchmark configuration: " + ", ".join(CONFIGS))
     ap.add_argument("--workload", default="R1s", help="a benchmark workload: " + ", ".join(WORKLOADS))
-    ap.add_argument("--concurrency", default="1000,8000", help="comma-separated connection counts")
+    ap.add_argument("--concurrency", default="1000,8000",
+                    help="comma-separated points, in order: N (wrk, N connections) or N@RATE (oha at RATE requests/s "
+                         "over N connections, the open model)")
     ap.add_argument("--duration", type=int, default=30, help="seconds of load per concurrency")
     ap.add_argument("--warmup", type=int, default=30)
+    ap.add_argument("--timeout", type=int, default=ov.TIMEOUT_S,
+                    help=f"open-model points: the client's timeout per request, seconds (default {ov.TIMEOUT_S})")
     ap.add_argument("--park", type=int, default=4000, help="requests to park for the heap census (0: none)")
     ap.add_argument("--out", help="output folder (default .sling-vt/profile/<time>)")
     ap.add_argument("--jvm-opts", default=DEFAULT_JVM_OPTS)
@@ -191,11 +238,15 @@ def main():
         raise BenchError(f"unknown --config {args.config} or --workload {args.workload}")
     if not 0 <= args.park <= 20000 or args.duration < 5:
         raise BenchError("--park takes 0 to 20000, --duration at least 5")
-    conc = [int(c) for c in args.concurrency.split(",")]
+    if args.timeout < 1:
+        raise BenchError("--timeout takes at least 1 s")
+    conc = parse_points(args.concurrency)
     args.store, args.pool_max, args.no_pin, args.pin, args.wrk_threads = "segment", None, False, False, 2
     check_launch_args(args, "profile")
     args.jfr = os.path.join(args.java_home, "bin", "jfr")
     args.wrk = ensure_wrk()
+    if any(rate for _, rate in conc):
+        args.oha = ensure_oha(args.root, log)
     raise_fd_limit()
     plan_cpus(args)
     out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "profile", time.strftime("%Y%m%d-%H%M%S")))
@@ -205,7 +256,7 @@ def main():
     try:
         inst.start()
         warmup(args, inst, pdir)
-        points = [profile_point(args, inst, args.workload, c, pdir) for c in conc]
+        points = [profile_point(args, inst, args.workload, i + 1, c, rate, pdir) for i, (c, rate) in enumerate(conc)]
         park = heap_per_parked(args, inst, pdir) if args.park else None
     finally:
         inst.stop()

@@ -1,7 +1,8 @@
 """./sling-vt profile's pure parts: which component a sampled frame belongs to, and the class histogram."""
 import unittest
 
-from slingvt_bench.jvmprofile import attribute, component, parse_histogram
+from slingvt_bench.common import BenchError
+from slingvt_bench.jvmprofile import attribute, component, parse_histogram, parse_points
 
 
 class JvmProfileTest(unittest.TestCase):
@@ -33,6 +34,12 @@ class JvmProfileTest(unittest.TestCase):
                 "Total        124345      100000000\n")
         self.assertEqual(parse_histogram(text), {"[B": (120345, 98765432),
                                                  "jdk.internal.vm.StackChunk": (4000, 1234567)})
+
+    def test_points_are_closed_or_at_a_fixed_rate_in_the_order_given(self):
+        self.assertEqual(parse_points("1000, 8000@978,1000"), [(1000, 0.0), (8000, 978.0), (1000, 0.0)])
+        for bad in ("1000,", "x", "8000@fast", "0", "100@-5"):
+            with self.assertRaises(BenchError, msg=bad):
+                parse_points(bad)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import java.util.function.LongSupplier;
  * The queue is served first in, first out, as a thread pool's is, while that answers every waiter within the
  * clients' patience. Two things a pool cannot do keep the goodput under sustained overload: a waiter whose client
  * closed its connection is dropped ({@link ClientWatch}; looked at by the {@link ClientSweep} once it has waited
- * {@link Waiter#WATCH_AFTER_MILLIS}),
+ * {@link Waiter#WATCH_AFTER_MILLIS}, and once more when it is admitted),
  * and when the oldest waiter has waited more than half of the clients' patience the newest is served first (adaptive
  * LIFO, Facebook's "Fail at Scale"): the newest still have clients, the oldest are about to lose theirs whatever the
  * order. The patience is the queue timeout, or less when clients are seen to leave earlier while the load goes on
@@ -45,8 +45,9 @@ final class AdmissionGate {
     private Object capOwner;
     private int maxQueued;
     private long timeoutMillis = 1;
-    /** Guarded by the lock. */
-    private final Patience patience;
+    private final Patience patience; // guarded by the lock
+    /** How long a request waits before its client is looked at, nanoseconds ({@link Waiter#admitUnlessGone}). */
+    private final long watchAfterNanos;
 
     AdmissionGate(ScheduledExecutorService timeouts) {
         this(timeouts, System::nanoTime, Waiter.WATCH_AFTER_MILLIS, Waiter.WATCH_AFTER_MILLIS);
@@ -61,6 +62,7 @@ final class AdmissionGate {
         this.timeouts = timeouts;
         this.clock = clock;
         this.patience = new Patience();
+        this.watchAfterNanos = TimeUnit.MILLISECONDS.toNanos(watchAfterMillis);
         this.sweep = new ClientSweep(timeouts, sweepMillis, watchAfterMillis, lock, waiting, () -> anyWaiting);
     }
 
@@ -85,7 +87,7 @@ final class AdmissionGate {
         } finally {
             lock.unlock();
         }
-        admitted.forEach(Waiter::admit);
+        Waiter.runAll(admitted, watchAfterNanos);
     }
 
     /**
@@ -104,7 +106,7 @@ final class AdmissionGate {
         } finally {
             lock.unlock();
         }
-        admitted.forEach(Waiter::admit);
+        Waiter.runAll(admitted, watchAfterNanos);
     }
 
     /** The cap now; {@link Integer#MAX_VALUE} when unbounded. */
@@ -176,7 +178,7 @@ final class AdmissionGate {
                 sweep.waiting();
             }
         }
-        admitted.forEach(Waiter::admit);
+        Waiter.runAll(admitted, watchAfterNanos);
     }
 
     /** As {@link #enter(Runnable, Runnable, ClientWatch, Runnable)} for a request whose client is not watched. */
@@ -205,7 +207,7 @@ final class AdmissionGate {
         } finally {
             lock.unlock();
         }
-        admitted.forEach(Waiter::admit);
+        Waiter.runAll(admitted, watchAfterNanos);
     }
 
     int running() {
@@ -264,6 +266,18 @@ final class AdmissionGate {
         sweep.sweep();
     }
 
+    /** An admitted waiter's client left at this age before it ran ({@link Waiter#runAll}): its slot goes on. */
+    List<Waiter> leftBeforeRun(long departedAtNanos) {
+        lock.lock();
+        try {
+            patience.departed(departedAtNanos, clock.getAsLong());
+            running.decrementAndGet();
+            return admitWaitersLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private List<Waiter> admitWaitersLocked() {
         List<Waiter> admitted = new ArrayList<>();
         if (!waiting.isEmpty() && running.get() < maxRunning) {
@@ -279,11 +293,6 @@ final class AdmissionGate {
 
     /** Adaptive LIFO: the oldest waiter has waited more than half of the clients' patience. */
     private boolean newestFirstLocked() {
-        double limit = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        double learned = patience.nanos();
-        if (learned > 0) {
-            limit = Math.min(limit, learned);
-        }
-        return System.nanoTime() - waiting.getFirst().since() > limit / 2;
+        return patience.pastHalf(System.nanoTime() - waiting.getFirst().since(), timeoutMillis);
     }
 }

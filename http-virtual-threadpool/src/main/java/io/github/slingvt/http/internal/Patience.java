@@ -58,6 +58,19 @@ final class Patience {
         return learned >= SAMPLES ? patienceNanos : 0;
     }
 
+    /**
+     * Whether a wait of {@code ageNanos} is past half of the clients' patience: of the queue timeout, or of the
+     * patience once known and shorter.
+     */
+    boolean pastHalf(long ageNanos, long timeoutMillis) {
+        double limit = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        double learned = nanos();
+        if (learned > 0) {
+            limit = Math.min(limit, learned);
+        }
+        return ageNanos > limit / 2;
+    }
+
     /** The moving average so far, known or not. */
     double seenNanos() {
         return patienceNanos;

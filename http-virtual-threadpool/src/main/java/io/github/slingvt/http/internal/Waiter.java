@@ -1,5 +1,8 @@
 package io.github.slingvt.http.internal;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +32,12 @@ final class Waiter {
     /** Admitted, rejected or gone: the watch is released or about to be. */
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile ScheduledFuture<?> timer;
-    /** When the sweep last looked at its client ({@link System#nanoTime()}); only the sweep's thread reads it. */
-    private long lookedAt;
-    private boolean looked;
+    /**
+     * When its client was last looked at ({@link System#nanoTime()}): written by the sweep's thread, read also by the
+     * thread that admits it.
+     */
+    private volatile long lookedAt;
+    private volatile boolean looked;
 
     Waiter(AdmissionGate gate, Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
         this.gate = gate;
@@ -82,8 +88,45 @@ final class Waiter {
         return looked ? now - lookedAt : -1;
     }
 
-    /** Taken off the queue by the gate: runs the request. */
-    void admit() {
+    /**
+     * Taken off the queue by the gate: runs the request, unless its client is found gone at a last look, made when it
+     * has waited {@code lookAfterNanos} and nobody looked within that time (one read that does not block). A request
+     * found gone is answered as gone instead, and the age at which its client left is returned for the clients'
+     * patience (halfway since the look before, as the sweep counts it); -1 when it runs.
+     */
+    long admitUnlessGone(long lookAfterNanos) {
+        long now = System.nanoTime();
+        boolean before = looked;
+        long previous = lookedAt;
+        if (watched() && now - since >= lookAfterNanos && (!before || now - previous >= lookAfterNanos)
+                && watch.gone()) {
+            stopWaiting();
+            onGone.run();
+            return (before ? previous + (now - previous) / 2 : now) - since;
+        }
+        admit();
+        return -1;
+    }
+
+    /**
+     * Runs waiters just taken off the queue, each {@link #admitUnlessGone unless its client is found gone}: the sweep
+     * looks at a long wait only every quarter of its age, and under a standing queue, where the waits reach the
+     * clients' patience, most clients that left in between would otherwise have their request run for nobody. The
+     * slot of one found gone goes to the next waiter, in a loop rather than by recursion, however many left.
+     */
+    static void runAll(List<Waiter> admitted, long lookAfterNanos) {
+        Deque<Waiter> next = new ArrayDeque<>(admitted);
+        while (!next.isEmpty()) {
+            Waiter waiter = next.poll();
+            long departedAt = waiter.admitUnlessGone(lookAfterNanos);
+            if (departedAt >= 0) {
+                next.addAll(waiter.gate.leftBeforeRun(departedAt));
+            }
+        }
+    }
+
+    /** Runs the request. */
+    private void admit() {
         stopWaiting();
         onAdmit.run();
     }

@@ -173,10 +173,68 @@ class AdmissionGateTest {
         gate.exit();
         assertThat(events).containsExactly("admit a", "gone b", "admit c");
         assertThat(c.released).as("the watch ends when the request is admitted").isTrue();
+        assertThat(c.looks).as("looked at by the sweep, and once more as it was admitted").hasValue(2);
         leave(c);
-        assertThat(c.looks).as("an admitted request's client is not looked at").hasValue(1);
+        assertThat(c.looks).as("an admitted request's client is not looked at").hasValue(2);
         assertThat(events).as("a late close of an admitted request's client changes nothing").hasSize(3);
         assertThat(gate.running()).isEqualTo(1);
+    }
+
+    @Test
+    void aClientThatLeftBetweenTwoLooksIsSeenWhenItsRequestIsAdmittedAndItsSlotGoesToTheNext() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        HandWatch b = enterWatched("b");
+        HandWatch c = enterWatched("c");
+        HandWatch d = enterWatched("d");
+        b.close();
+        c.close();
+        gate.exit();
+        assertThat(events).as("found gone when admitted, without a sweep: neither runs")
+                .containsExactly("admit a", "gone b", "gone c", "admit d");
+        assertThat(List.of(b.released, c.released, d.released)).containsOnly(true);
+        assertThat(gate.running()).isEqualTo(1);
+        assertThat(gate.queued()).isZero();
+    }
+
+    @Test
+    void anyNumberOfClientsThatLeftGiveTheSlotOnWithoutRecursion() {
+        gate.setLimits(1, 100_000, 60_000);
+        enter("first");
+        AtomicInteger goneCount = new AtomicInteger();
+        List<HandWatch> gone = new ArrayList<>();
+        for (int i = 0; i < 50_000; i++) {
+            HandWatch watch = new HandWatch();
+            gate.enter(() -> events.add("admit a gone one"), () -> events.add("reject"), watch,
+                    goneCount::incrementAndGet);
+            gone.add(watch);
+        }
+        enterWatched("last");
+        gone.forEach(HandWatch::close);
+        gate.exit();
+        assertThat(goneCount).hasValue(50_000);
+        assertThat(events).containsExactly("admit first", "admit last");
+        assertThat(gate.running()).isEqualTo(1);
+    }
+
+    @Test
+    void aWaiterLookedAtWithinTheWatchDelayIsAdmittedWithoutAnotherLook() throws Exception {
+        AdmissionGate delayed = new AdmissionGate(timer, clock::get, 200, 0);
+        delayed.setLimits(1, 10, 60_000);
+        delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
+        HandWatch b = new HandWatch();
+        delayed.enter(() -> events.add("admit b"), () -> events.add("reject b"), b, () -> events.add("gone b"));
+        HandWatch c = new HandWatch();
+        delayed.enter(() -> events.add("admit c"), () -> events.add("reject c"), c, () -> events.add("gone c"));
+        Thread.sleep(250);
+        delayed.sweep();
+        assertThat(List.of(b.looks.get(), c.looks.get())).containsExactly(1, 1);
+        delayed.exit();
+        assertThat(b.looks).as("the sweep's look is recent enough").hasValue(1);
+        Thread.sleep(250);
+        delayed.exit();
+        assertThat(c.looks).as("looked at again: the sweep's look is older than the watch delay").hasValue(2);
+        assertThat(events).containsExactly("admit a", "admit b", "admit c");
     }
 
     @Test

@@ -32,7 +32,11 @@ class AdmissionGateTest {
     }
 
     private void enter(String name) {
-        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
+        enter(gate, name);
+    }
+
+    private void enter(AdmissionGate on, String name) {
+        on.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
     }
 
     @Test
@@ -153,18 +157,28 @@ class AdmissionGateTest {
     }
 
     private HandWatch enterWatched(String name) {
+        return enterWatched(gate, name);
+    }
+
+    /** a runs on a gate with one slot; b and c wait, watched. */
+    private List<HandWatch> oneRunsTwoWait(AdmissionGate on) {
+        on.setLimits(1, 10, 60_000);
+        enter(on, "a");
+        return List.of(enterWatched(on, "b"), enterWatched(on, "c"));
+    }
+
+    private HandWatch enterWatched(AdmissionGate on, String name) {
         HandWatch watch = new HandWatch();
-        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name), watch,
+        on.enter(() -> events.add("admit " + name), () -> events.add("reject " + name), watch,
                 () -> events.add("gone " + name));
         return watch;
     }
 
     @Test
     void aWaiterWhoseClientLeftIsDroppedAndNeverRuns() {
-        gate.setLimits(1, 10, 60_000);
-        enter("a");
-        HandWatch b = enterWatched("b");
-        HandWatch c = enterWatched("c");
+        List<HandWatch> waiting = oneRunsTwoWait(gate);
+        HandWatch b = waiting.get(0);
+        HandWatch c = waiting.get(1);
         b.close();
         assertThat(events).as("not before the gate looks").containsExactly("admit a");
         gate.sweep();
@@ -182,10 +196,9 @@ class AdmissionGateTest {
 
     @Test
     void aClientThatLeftBetweenTwoLooksIsSeenWhenItsRequestIsAdmittedAndItsSlotGoesToTheNext() {
-        gate.setLimits(1, 10, 60_000);
-        enter("a");
-        HandWatch b = enterWatched("b");
-        HandWatch c = enterWatched("c");
+        List<HandWatch> waiting = oneRunsTwoWait(gate);
+        HandWatch b = waiting.get(0);
+        HandWatch c = waiting.get(1);
         HandWatch d = enterWatched("d");
         b.close();
         c.close();
@@ -220,12 +233,9 @@ class AdmissionGateTest {
     @Test
     void aWaiterLookedAtWithinTheWatchDelayIsAdmittedWithoutAnotherLook() throws Exception {
         AdmissionGate delayed = new AdmissionGate(timer, clock::get, 200, 0);
-        delayed.setLimits(1, 10, 60_000);
-        delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
-        HandWatch b = new HandWatch();
-        delayed.enter(() -> events.add("admit b"), () -> events.add("reject b"), b, () -> events.add("gone b"));
-        HandWatch c = new HandWatch();
-        delayed.enter(() -> events.add("admit c"), () -> events.add("reject c"), c, () -> events.add("gone c"));
+        List<HandWatch> waiting = oneRunsTwoWait(delayed);
+        HandWatch b = waiting.get(0);
+        HandWatch c = waiting.get(1);
         Thread.sleep(250);
         delayed.sweep();
         assertThat(List.of(b.looks.get(), c.looks.get())).containsExactly(1, 1);
@@ -240,12 +250,9 @@ class AdmissionGateTest {
     @Test
     void aClientIsLookedAtOnlyOnceItsRequestHasWaitedTheWatchDelayAndThenEverySweep() throws Exception {
         AdmissionGate delayed = new AdmissionGate(timer, clock::get, 300, 50);
-        delayed.setLimits(1, 10, 60_000);
-        delayed.enter(() -> events.add("admit a"), () -> events.add("reject a"));
-        HandWatch b = new HandWatch();
-        delayed.enter(() -> events.add("admit b"), () -> events.add("reject b"), b, () -> events.add("gone b"));
-        HandWatch c = new HandWatch();
-        delayed.enter(() -> events.add("admit c"), () -> events.add("reject c"), c, () -> events.add("gone c"));
+        List<HandWatch> waiting = oneRunsTwoWait(delayed);
+        HandWatch b = waiting.get(0);
+        HandWatch c = waiting.get(1);
         delayed.exit();
         assertThat(events).containsExactly("admit a", "admit b");
         Thread.sleep(100);

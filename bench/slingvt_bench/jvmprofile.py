@@ -188,8 +188,8 @@ def markdown(args, points, park):
     L = [f"# Profile of {args.config}, {args.workload} (`./sling-vt profile`)\n",
          f"One instance, `{args.jvm_opts}`, warm-up {args.warmup} s, {args.duration} s of load per point on the "
          "same 2 cores, in this order: wrk's closed model at C connections, or oha's open model at a fixed rate "
-         f"(client timeout {args.timeout} s); CPU per answer = process CPU ÷ successful answers, from the start of the load until the "
-         "instance is quiet again (ramp and drain included).\n",
+         f"(client timeout {args.timeout} s); CPU per answer = process CPU ÷ successful answers, from the start of "
+         "the load until the instance is quiet again (ramp and drain included).\n",
          "| C | load | answers/s | in time/s | CPU % | ms CPU per answer | JFR samples |",
          "|---:|---|---:|---:|---:|---:|---:|"]
     L += [f"| {p['c']:,} | {label(p)} | {p['rps']:,.0f} | {p['in_time'] / args.duration:,.0f} | {p['cpu_pct']:.0f} | "
@@ -202,7 +202,8 @@ def markdown(args, points, park):
         if any(p["comps"].get(n) for p in points):
             L.append(f"| {n} | " + " | ".join(f"{100 * p['comps'].get(n, 0):.1f} %" for p in points) + " |")
     for i, p in enumerate(points):
-        L += [f"\n## {i + 1}: C = {p['c']:,}, {label(p)}\n", "Top frames, with the first caller outside the JDK (samples):\n", "```"]
+        L += [f"\n## {i + 1}: C = {p['c']:,}, {label(p)}\n",
+              "Top frames, with the first caller outside the JDK (samples):\n", "```"]
         L += [f"{n:6d}  {f}" for f, n in p["frames"]]
         L += ["```", "\nGC pauses:\n", "```", p["gc_pauses"], "```", "\nGC CPU time:\n", "```", p["gc_cpu"], "```",
               "\nAllocation by site:\n", "```", "\n".join(p["alloc"].splitlines()[:25]), "```"]

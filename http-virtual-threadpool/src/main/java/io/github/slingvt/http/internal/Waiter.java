@@ -76,11 +76,18 @@ final class Waiter {
         lookedAt = now;
         looked = true;
         if (!done.get() && watch.gone()) {
-            // It left between the look before, which found it there, and this one: halfway is the estimate that is
-            // neither early nor late on average, so that the clients' patience learned from it is not either. A
-            // client that left before the first look is known only to have left by now.
-            clientGone((before ? previous + (now - previous) / 2 : now) - since);
+            clientGone(departedAt(before, previous, now));
         }
+    }
+
+    /**
+     * The age at which the client left, found gone at {@code now}: it left between the look before, which found it
+     * there, and this one; halfway is the estimate that is neither early nor late on average, so that the clients'
+     * patience learned from it is not either. A client that left before the first look is known only to have left
+     * by now.
+     */
+    private long departedAt(boolean lookedBefore, long previous, long now) {
+        return (lookedBefore ? previous + (now - previous) / 2 : now) - since;
     }
 
     /** Nanoseconds since the sweep last looked at its client at {@code now}; negative when it never did. */
@@ -102,7 +109,7 @@ final class Waiter {
                 && watch.gone()) {
             stopWaiting();
             onGone.run();
-            return (before ? previous + (now - previous) / 2 : now) - since;
+            return departedAt(before, previous, now);
         }
         admit();
         return -1;
@@ -115,14 +122,25 @@ final class Waiter {
      * slot of one found gone goes to the next waiter, in a loop rather than by recursion, however many left.
      */
     static void runAll(List<Waiter> admitted, long lookAfterNanos) {
-        Deque<Waiter> next = new ArrayDeque<>(admitted);
-        while (!next.isEmpty()) {
-            Waiter waiter = next.poll();
-            long departedAt = waiter.admitUnlessGone(lookAfterNanos);
-            if (departedAt >= 0) {
-                next.addAll(waiter.gate.leftBeforeRun(departedAt));
-            }
+        // Called whenever a slot frees while requests wait: no allocation unless a client is found gone.
+        Deque<Waiter> more = null;
+        for (Waiter waiter : admitted) {
+            more = runOne(waiter, lookAfterNanos, more);
         }
+        while (more != null && !more.isEmpty()) {
+            more = runOne(more.poll(), lookAfterNanos, more);
+        }
+    }
+
+    /** Runs one; where its client is gone, the waiters its slot admits join {@code more} (created on first use). */
+    private static Deque<Waiter> runOne(Waiter waiter, long lookAfterNanos, Deque<Waiter> more) {
+        long departedAt = waiter.admitUnlessGone(lookAfterNanos);
+        if (departedAt < 0) {
+            return more;
+        }
+        Deque<Waiter> next = more == null ? new ArrayDeque<>() : more;
+        next.addAll(waiter.gate.leftBeforeRun(departedAt));
+        return next;
     }
 
     /** Runs the request. */

@@ -38,6 +38,15 @@ final class OverloadSupport {
     private static final String ADMIN = "Basic "
             + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
     private static final int MAX_BODY = 1 << 20;
+    /**
+     * New connections opened at once, then {@link #CONNECT_PAUSE_MS}: Jetty's listen backlog is the JDK's 50 unless
+     * {@code org.apache.felix.http.jetty.acceptQueueSize} says otherwise, and Linux drops the last step of a handshake
+     * that finds it full. The client believes it is connected and sends its request, which the server accepts only when
+     * a retry finds room: seconds later, in one CI run more than a minute (a read timeout). A test of threads or
+     * admission measures those, not how fast the kernel accepts a burst.
+     */
+    private static final int CONNECT_BATCH = 50;
+    private static final long CONNECT_PAUSE_MS = 50;
 
     private OverloadSupport() {
     }
@@ -132,6 +141,34 @@ final class OverloadSupport {
             Thread.sleep(500);
         }
         assertThat(text).as("%s after %d s", STATUS_TXT, timeout.toSeconds()).contains(expected);
+    }
+
+    /** Called before opening connection number {@code opened} (from 0) of a burst: paces it (see CONNECT_BATCH). */
+    static void paceConnects(int opened) throws InterruptedException {
+        if (opened > 0 && opened % CONNECT_BATCH == 0) {
+            Thread.sleep(CONNECT_PAUSE_MS);
+        }
+    }
+
+    /**
+     * Handshakes this host's kernel dropped because a listen backlog was full ({@code ListenOverflows} of
+     * {@code /proc/net/netstat}, all processes), -1 where not readable: printed by burst tests so that a slow answer
+     * can be told from a dropped connection.
+     */
+    static long listenOverflows() {
+        try {
+            final List<String> tcpExt = Files.readAllLines(Path.of("/proc/net/netstat")).stream()
+                    .filter(line -> line.startsWith("TcpExt:")).toList();
+            if (tcpExt.size() < 2) {
+                return -1;
+            }
+            final List<String> names = List.of(tcpExt.get(0).split("\\s+"));
+            final String[] values = tcpExt.get(1).split("\\s+");
+            final int at = names.indexOf("ListenOverflows");
+            return at < 0 || at >= values.length ? -1 : Long.parseLong(values[at]);
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** Live OS threads of a process: the entries of {@code /proc/<pid>/task} (virtual threads are not among them). */

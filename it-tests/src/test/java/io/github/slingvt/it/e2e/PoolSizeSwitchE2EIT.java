@@ -48,11 +48,13 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
 
         configure(Map.of("mode", "kernel", "kernelMaxThreads", "200"));
         awaitStatus("kernelMaxThreads 200 in force", s -> s.path("concurrencyLimit").asInt() == 200);
+        final JsonNode before = OverloadSupport.counters(sling);
         final Load narrow = load();
+        final JsonNode after = OverloadSupport.counters(sling);
         System.out.printf("pool switch: idle virtual %d OS threads; kernel-1000 load %s; kernel-200 load %s%n",
                 idleVirtual, wide, narrow);
-        assertThat(narrow.ok()).as("every request of the narrow load answered 200 (queued, not refused); the others: %s",
-                narrow.failures())
+        assertThat(narrow.ok()).as("every request of the narrow load answered 200 (queued, not refused); the others:"
+                + " %s; server before %s, after %s", narrow.failures(), before, after)
                 .isEqualTo(CLIENTS);
         // Console requests (this test's status reads) run besides the cap and count as in flight: a few more.
         assertThat(narrow.maxInFlight()).as("requests in flight with kernelMaxThreads 200").isBetween(150, 205);
@@ -97,16 +99,21 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
         return threads;
     }
 
-    /** CLIENTS requests at once, each holding its request 1.5 s; samples in-flight and OS threads meanwhile. */
+    /**
+     * CLIENTS requests at once (their connections paced as the listen backlog takes them), each holding its request
+     * 1.5 s; samples in-flight and OS threads meanwhile.
+     */
     private Load load() throws Exception {
         final int port = OverloadSupport.port(sling);
         int maxInFlight = 0;
         int maxThreads = 0;
         int ok = 0;
+        final long overflowsBefore = OverloadSupport.listenOverflows();
         final Map<String, Integer> failures = new java.util.TreeMap<>();
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             final List<Future<String>> answers = new java.util.ArrayList<>();
             for (int i = 0; i < CLIENTS; i++) {
+                OverloadSupport.paceConnects(i);
                 answers.add(clients.submit(() -> status(port)));
             }
             clients.shutdown();
@@ -125,7 +132,8 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
                 }
             }
         }
-        return new Load(ok, maxInFlight, maxThreads, failures);
+        return new Load(ok, maxInFlight, maxThreads, failures,
+                OverloadSupport.listenOverflows() - overflowsBefore);
     }
 
     /** The status code, or the exception the request ended with. */
@@ -137,6 +145,7 @@ class PoolSizeSwitchE2EIT extends OwnInstanceTestSupport {
         }
     }
 
-    private record Load(int ok, int maxInFlight, int maxThreads, Map<String, Integer> failures) {
+    /** @param listenOverflows handshakes the host dropped meanwhile for a full listen backlog (any process) */
+    private record Load(int ok, int maxInFlight, int maxThreads, Map<String, Integer> failures, long listenOverflows) {
     }
 }

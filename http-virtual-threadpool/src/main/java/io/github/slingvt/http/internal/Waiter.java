@@ -8,6 +8,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * A request waiting in the {@link AdmissionGate}: exactly one of admit, reject (timeout, or displaced by a newer one)
  * or gone happens.
@@ -22,6 +25,8 @@ final class Waiter {
      * reads as closed).
      */
     static final long WATCH_AFTER_MILLIS = 250;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Waiter.class);
 
     private final AdmissionGate gate;
     private final Runnable onAdmit;
@@ -132,9 +137,19 @@ final class Waiter {
         }
     }
 
-    /** Runs one; where its client is gone, the waiters its slot admits join {@code more} (created on first use). */
+    /**
+     * Runs one; where its client is gone, the waiters its slot admits join {@code more} (created on first use). A
+     * callback that throws is logged and the rest still run: they are off the queue, and nothing else would answer
+     * them before their clients time out.
+     */
     private static Deque<Waiter> runOne(Waiter waiter, long lookAfterNanos, Deque<Waiter> more) {
-        long departedAt = waiter.admitUnlessGone(lookAfterNanos);
+        long departedAt;
+        try {
+            departedAt = waiter.admitUnlessGone(lookAfterNanos);
+        } catch (RuntimeException e) {
+            LOG.error("A request taken off the admission queue could not be started or dropped; the others go on", e);
+            return more;
+        }
         if (departedAt < 0) {
             return more;
         }

@@ -99,6 +99,21 @@ class AdmissionGateTest {
     }
 
     @Test
+    void aWaiterWhoseStartThrowsLeavesTheOthersTakenOffTheQueueToRun() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        gate.enter(() -> {
+            events.add("admit b");
+            throw new IllegalStateException("b cannot start");
+        }, () -> events.add("reject b"));
+        enter("c");
+        enter("d");
+        gate.setLimits(0, 10, 60_000);
+        assertThat(events).containsExactly("admit a", "admit b", "admit c", "admit d");
+        assertThat(gate.queued()).isZero();
+    }
+
+    @Test
     void capHoldsUnderConcurrency() throws InterruptedException {
         int cap = 8;
         gate.setLimits(cap, 100_000, 60_000);

@@ -29,7 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class UnboundedParkedE2EIT {
 
     private static final int PARKED = 2_000;
-    /** Connections opened per batch, and the pause between batches (2,000 in about 2 s). */
     /**
      * Long enough for all 2,000 to be parked (about 3 s; asserted by three quarters of it) and sampled (2 s) before
      * the first answers.

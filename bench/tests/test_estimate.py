@@ -40,10 +40,10 @@ class EstimateTest(unittest.TestCase):
 
     def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
         text = cli.run_estimate(full_args(), dict(FULL), 100 + 2 * 7 * 5)
-        # closed 170 x 27 s, open model (40 + 2 rounds x 3 compared configurations x 5 points) x 18 s, overload
+        # closed 170 x 27 s, open model (40 + 2 rounds x 3 compared configurations x 10 points) x 18 s, overload
         # (30 + 2 x 3 x 3) x 65 s, the host probe and the drains before and after included in each
-        self.assertEqual(text, "about 2 h 37 min at most (start and warm-up 7 min, closed model 1 h 16 min, "
-                               "open model 21 min, overload 52 min)")
+        self.assertEqual(text, "about 2 h 46 min at most (start and warm-up 7 min, closed model 1 h 16 min, "
+                               "open model 30 min, overload 52 min)")
 
     def test_phases_left_out_are_not_counted(self):
         text = cli.run_estimate(full_args(no_open_model=True, no_overload=True), dict(FULL), 100)

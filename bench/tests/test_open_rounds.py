@@ -22,14 +22,16 @@ def point(k, a, t, w="repo200", fr="0.5", rnd=1):
 
 class OpenRoundsTest(unittest.TestCase):
 
-    def test_decisive_points_lie_on_either_side_of_the_goal_closest_first(self):
+    def test_every_point_gets_the_rounds_closest_to_the_goal_first(self):
         rows = (point(101.3, 102.8, 102.0)                          # 1.5 % short of kernel-200's p99
                 + point(16.4, 15.7, 15.9, w="R10ms")                # 4.5 % ahead: a narrow met gets rounds too
-                + point(373.3, 122.5, 124.2, w="page")              # 3x ahead, twins 1 % apart: settled
+                + point(373.3, 122.5, 124.2, w="page")              # 3x ahead, twins 1 % apart: rounds all the same
                 + point(998.5, 998.0, 998.4, w="R1s")               # 0.05 % ahead
-                + point(100.0, 300.0, 100.0, w="R100ms"))           # 3x behind, but the twins are 3x apart too
-        self.assertEqual(open_rounds.decisive_points(rows, 5), [("R1s", 0.5), ("repo200", 0.5), ("R10ms", 0.5),
-                                                                ("R100ms", 0.5)])
+                + point(100.0, 300.0, 100.0, w="R100ms")            # 3x behind: a one-round miss is no verdict
+                + point(14.2, 17.0, 18.0, w="R10ms", fr="0.9"))     # full-2026-12-02c R10ms 50 %'s figures: 1.20x behind,
+                                                                    # twins 6 % apart: one round missed it
+        self.assertEqual(open_rounds.decisive_points(rows, 10), [("R1s", 0.5), ("repo200", 0.5), ("R10ms", 0.5),
+                                                                 ("R10ms", 0.9), ("R100ms", 0.5), ("page", 0.5)])
         self.assertEqual(open_rounds.decisive_points(rows, 2), [("R1s", 0.5), ("repo200", 0.5)])
         self.assertEqual(open_rounds.decisive_points(rows, 0), [])
 

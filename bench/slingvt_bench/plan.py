@@ -221,6 +221,10 @@ def jvm_opts_for(opts, gc, java_feature, heap=None):
         kept += GC_FLAGS["zgc-21" if gc == "zgc" and java_feature and java_feature < 23 else gc]
     return " ".join(kept) if (gc or heap) else opts
 MAX_RAMP_S = 40  # longest extension of a point for its ramp (C / throughput of the previous point)
+# Where the ramp is expected to outlast the measured seconds, the previous point's throughput is no safe guess: from
+# C = 4,000 to 8,000 repo200 fell from about 440 to 300/s in full-2026-12-02c, its C = 8,000 points ran 30-34 s for
+# a ramp of 27-35 s, and none of the 12 had a steady window (the whole-run rate, ramp included, judged them).
+LONG_RAMP_MARGIN = 2
 
 GC_TAIL_S = 4  # seconds the load runs on after the measured window, for the full GC of the heap figure
 STARTUP_TIMEOUT = 300
@@ -231,7 +235,8 @@ DRAIN_TIMEOUT = 120
 
 
 def point_duration(args, rows, name, wname, conns):
-    """The measured seconds plus the expected ramp (C / throughput at the previous C of this configuration)."""
+    """The measured seconds plus the expected ramp (C / throughput at the previous C of this configuration), twice
+    that where it is longer than the measured seconds (LONG_RAMP_MARGIN), at most MAX_RAMP_S."""
     r_s = -(-WORKLOADS[wname]["r_ms"] // 1000)
     # Rows of an earlier invocation (--append) come from results.csv as text.
     prev = [r for r in rows if r["config"] == name and r["workload"] == wname and int(r["concurrency"]) < conns
@@ -240,6 +245,8 @@ def point_duration(args, rows, name, wname, conns):
     if prev:
         best = max(prev, key=lambda r: int(r["concurrency"]))
         ramp = max(ramp, -(-conns // max(1, int(float(best["rps_steady"])))))
+    if ramp > args.duration:
+        ramp *= LONG_RAMP_MARGIN
     return args.duration + min(MAX_RAMP_S, ramp)
 
 

@@ -160,7 +160,8 @@ def markdown(d, meta, lead=""):
     L.append(f"Every configuration runs in its own fresh instance, all at the same time; each gets "
              f"{plan.get('warmup')} s of warm-up, then the points are measured configuration by configuration in an "
              f"order that rotates from point to point, so that a drift of the machine hits all alike. A point runs "
-             f"{plan.get('duration')} s plus its expected ramp (C / throughput at the previous C, at most 40 s), and "
+             f"{plan.get('duration')} s plus its expected ramp (C / throughput at the previous C, twice that where it "
+             f"is longer than the {plan.get('duration')} s, at most 40 s), and "
              f"the next starts only when the instance is idle again. Run took {meta.get('elapsed_s', '?')} s.\n")
     L.append("| configuration | what | started (s) | seeded (s) | verified (s) | warm-up (s) | stop (s) |")
     L.append("|---|---|---|---|---|---|---|")

@@ -12,7 +12,7 @@ FIELDS = ["config", "workload", "r_ms", "concurrency", "round", "failed", "durat
           "socket_errors", "non2xx", "threads_max", "threads_end", "rss_max_mib", "heap_after_gc_mib", "cpu_pct",
           "others_cpu_pct", "gc_cpu_pct", "jit_cpu_pct", "thread_census", "drain_s", "db_rt_per_req", "db_cpu_pct",
           "pool_active_max", "pool_waiting_max",
-          "pool_samples", "handover_ns", "handover_ns_after"]
+          "pool_samples", "handover_ns", "handover_ns_after", "client_cpu_pct"]
 
 
 CONFIG_ORDER = ["kernel-200", "kernel-200-zgc", "kernel-1000", "felix-virtual", "vt-unbounded", "vt-unbounded-twin",

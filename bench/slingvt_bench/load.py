@@ -5,20 +5,25 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
 
 from . import openload
 from .common import BenchError, RUNNING, affinity_fn, log, stop_pid
+from .sampling import proc_cpu_seconds
 
 # bench/, where wrk-json.lua (the script that makes wrk write its summary as JSON) lives.
 BENCH_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_load(args, name, cmd, limit_s, stdout, stderr, env=None, sampler=None):
+def run_load(args, name, cmd, limit_s, stdout, stderr, env=None, sampler=None, usage=None):
     """Runs a load generator in a session of its own on the load CPUs, registered for Ctrl-C, stopped by PID
-    after limit_s at the latest; returns its exit code (None if it had to be stopped)."""
+    after limit_s at the latest; returns its exit code (None if it had to be stopped). usage (a dict), if given,
+    gets the generator's CPU share over its run (client_cpu_pct, ClientCpu)."""
     p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=stderr, stdin=subprocess.DEVNULL,
                          start_new_session=True, preexec_fn=affinity_fn(args.load_cpus))
     RUNNING[p.pid] = name
+    cpu = ClientCpu(p.pid).start()
     try:
         if sampler:
             sampler(p)
@@ -26,10 +31,53 @@ def run_load(args, name, cmd, limit_s, stdout, stderr, env=None, sampler=None):
     except subprocess.TimeoutExpired:
         log(f"{name} (PID {p.pid}) overran {limit_s} s; stopping it")
     finally:
+        cpu.stop()
         if p.poll() is None:
             stop_pid(p.pid, name, timeout=10)
         RUNNING.pop(p.pid, None)
+    if usage is not None:
+        usage["client_cpu_pct"] = cpu.percent()
     return p.returncode
+
+
+class ClientCpu:
+    """The load generator's CPU (utime + stime of all its threads) read from /proc every READ_S while it runs: on 2
+    cores it shares the CPUs with the server, and an open model with thousands of connections costs it more than a
+    closed one, which bounds what the server can get. The last read before it exits stands for its total (at most
+    READ_S of its run unread)."""
+    READ_S = 0.25
+
+    def __init__(self, pid):
+        self.pid, self.first, self.last, self.t0, self.t1 = pid, None, None, None, None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=f"client-cpu-{pid}", daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def _run(self):
+        while True:
+            v = proc_cpu_seconds(self.pid)
+            if v is None:
+                return
+            now = time.monotonic()
+            if self.first is None:
+                self.first, self.t0 = v, now
+            self.last, self.t1 = v, now
+            if self.done.wait(self.READ_S):
+                return
+
+    def stop(self):
+        self.done.set()
+        self.thread.join(timeout=2)
+
+    def percent(self):
+        """CPU seconds per wall-clock second between the first and the last read, in % of one CPU; "" with fewer
+        than two reads a second apart."""
+        if self.first is None or self.t1 - self.t0 < 1.0:
+            return ""
+        return round(100.0 * (self.last - self.first) / (self.t1 - self.t0), 1)
 
 
 def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
@@ -39,19 +87,20 @@ def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
     env = dict(os.environ, WRK_JSON_OUT=out_json)
     if os.path.exists(out_json):
         os.remove(out_json)
+    usage = {}
     with open(out_json.replace(".json", ".txt"), "w") as txt:
-        run_load(args, "wrk", cmd, duration + 90, txt, subprocess.STDOUT, env, sampler)
+        run_load(args, "wrk", cmd, duration + 90, txt, subprocess.STDOUT, env, sampler, usage)
     try:
         with open(out_json) as f:
-            return json.load(f)
+            return dict(json.load(f), **usage)
     except (OSError, ValueError):
         raise BenchError(f"wrk wrote no summary; see {out_json.replace('.json', '.txt')}")
 
 
-def run_oha(args, cmd, duration, out_json):
-    """One oha run (its JSON summary on stdout), with the same process control as wrk."""
+def run_oha(args, cmd, duration, out_json, usage=None):
+    """One oha run (its JSON summary on stdout), with the same process control as wrk; usage: as run_load's."""
     with open(out_json, "w") as out, open(out_json.replace(".json", ".err"), "w") as err:
-        code = run_load(args, "oha", cmd, duration + 120, out, err)
+        code = run_load(args, "oha", cmd, duration + 120, out, err, usage=usage)
     if code != 0:
         raise BenchError(f"oha exited {code}; see {out_json.replace('.json', '.err')}")
     return openload.summary(out_json)

@@ -31,7 +31,7 @@ FIELDS = ["config", "workload", "fraction", "round", "reference", "capacity_rps"
           "client_answered", "arrived_identity", "admitted_identity", "cpu_pct", "cpu_ms_per_completed",
           "closed_cpu_ms_per_answer", "limit_min", "limit_max", "in_flight_median", "queued_max", "held_median",
           "watch_samples",
-          "failed", "handover_ns", "handover_ns_after"]
+          "failed", "handover_ns", "handover_ns_after", "client_cpu_pct", "closed_client_cpu_pct"]
 SERIES_FIELDS = ["config", "workload", "fraction", "round", "second", "ok_in_time", "s503", "other"]
 
 

@@ -54,19 +54,23 @@ def server_table(rows):
          "the server completed (the client's answers where it has no counters); the same configuration's CPU per "
          "answer at its closed-model capacity point (the one the 90 % target divides by) beside it. More CPU per "
          "answer at overload than at capacity lowers what the server can complete whatever its admission does. "
-         "Limit, in flight and queued: the status JSON every 2 s while oha ran (`concurrencyLimit` is a fixed cap or "
+         "Client CPU: the load generator's (oha here, wrk at the capacity point), read from /proc while it ran, in % of "
+         "one CPU: on 2 cores it shares the CPUs with the server. Limit, in flight and queued: the status JSON every 2 s while oha ran (`concurrencyLimit` is a fixed cap or "
          "a pool's size outside `auto`). Held: in flight and queued together, one of the client's connections each; "
          "the client ran out of them where it held all but 5 % (decision 0039).\n",
-         "| workload | offered /s | config | CPU % | ms CPU per completed | at capacity | ratio | limit | "
+         "| workload | offered /s | config | CPU % | client CPU % (at capacity) | ms CPU per completed | at capacity | "
+         "ratio | limit | "
          "in flight (median) | queued (max) | held (median) of connections |",
-         "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"]
+         "|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
     several = rounds(rows) > 1
     for r in mine:
         over, closed = num(r.get("cpu_ms_per_completed")), num(r.get("closed_cpu_ms_per_answer"))
         ratio = f"{over / closed:.2f}×" if over and closed else "–"
         limit = f"{r['limit_min']}–{r['limit_max']}" if r.get("limit_min") not in (None, "") else "–"
+        client = (f"{r.get('client_cpu_pct') or '–'} ({r.get('closed_client_cpu_pct') or '–'})"
+                  if r.get("client_cpu_pct") not in (None, "") else "–")
         L.append(f"| {r['workload']} | {r['target_rps']} | {config_label(r, several)} | {r.get('cpu_pct') or '–'} | "
-                 f"{r['cpu_ms_per_completed']} | {r.get('closed_cpu_ms_per_answer') or '–'} | {ratio} | {limit} | "
+                 f"{client} | {r['cpu_ms_per_completed']} | {r.get('closed_cpu_ms_per_answer') or '–'} | {ratio} | {limit} | "
                  f"{r.get('in_flight_median') or '–'} | {r.get('queued_max') or '–'} | {held_of(r)} |")
     return L
 

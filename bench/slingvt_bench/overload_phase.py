@@ -154,6 +154,7 @@ def run_round(args, live, plan, rows, pdir, rnd, done, files, only=None):
                             own_capacity_rps=round(own_cap, 1) if own_cap else "", connections=conns,
                             duration_s=duration, timeout_s=timeout)
                 base["closed_cpu_ms_per_answer"] = watch.closed_cpu_ms(rows, inst.name, wname) or ""
+                base["closed_client_cpu_pct"] = watch.closed_client_cpu(rows, inst.name, wname)
                 try:
                     done.append(point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, base,
                                       files))
@@ -188,8 +189,10 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     # From the status read before the point to the one after its drain: the CPU of the requests that were still
     # queued or running when oha stopped counts against the completions they made.
     seen = watch.Watch(inst.pid, (lambda: status(inst)) if has_counters else None).start()
+    usage = {}
     try:
-        summary = run_oha(args, ov.command(args.oha, url, rate, conns, duration, timeout, db), duration, out_json)
+        summary = run_oha(args, ov.command(args.oha, url, rate, conns, duration, timeout, db), duration, out_json,
+                          usage)
     finally:
         seen.stop()
         after, own = drain(inst, has_counters)
@@ -198,7 +201,7 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     answers = ov.read_db(db)
     cats = ov.categories(summary, answers, timeout, duration)
     r = dict(base, **cats, **ov.accounting(before, after, own, cats, has_counters), handover_ns=handover0,
-             handover_ns_after=hostprobe.measure(getattr(args, "hostprobe", None)))
+             handover_ns_after=hostprobe.measure(getattr(args, "hostprobe", None)), **usage)
     r.update(watch.summary(seen, r.get("completed") if r.get("counters") == "yes" else
                            cats["ok_in_time"] + cats["ok_late"]))
     for sec, ok, s503, other in ov.per_second(answers, timeout, duration) if answers is not None else []:
@@ -215,7 +218,8 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
         f"{r.get('server_arrived', '–')} ({r.get('abandoned', '–')} of them abandoned while waiting; identity "
         f"{r['arrived_identity']}), admitted identity "
         f"{r['admitted_identity']}; CPU {r['cpu_pct']} %, {r['cpu_ms_per_completed']} ms per completed request "
-        f"(closed-model capacity point: {base['closed_cpu_ms_per_answer'] or '–'} ms); limit "
+        f"(closed-model capacity point: {base['closed_cpu_ms_per_answer'] or '–'} ms); oha CPU "
+        f"{r.get('client_cpu_pct') or '–'} % (wrk at that point: {base['closed_client_cpu_pct'] or '–'} %); limit "
         f"{r['limit_min']}–{r['limit_max']}, in flight median {r['in_flight_median']}, queued max {r['queued_max']}; "
         f"host hand-over {r['handover_ns'] or '-'} / {r['handover_ns_after'] or '-'} ns")
     return r

@@ -112,3 +112,10 @@ def closed_cpu_ms(rows, config, workload):
     # cpu_pct is the process CPU over the whole wrk run, as is rps (the steady window is a part of it).
     cpu, rps = (num(found[0].get("cpu_pct")), num(found[0].get("rps"))) if found else (None, None)
     return round(10 * cpu / rps, 2) if cpu and rps else None
+
+
+def closed_client_cpu(rows, config, workload):
+    """The load generator's CPU (% of one CPU) at that same capacity point, or "": on 2 cores the client shares the
+    CPUs, and what it takes at the overload beside this tells how much of the machine the server could have had."""
+    found = capacity_row(rows, config, workload)
+    return found[0].get("client_cpu_pct", "") if found else ""

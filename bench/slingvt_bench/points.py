@@ -157,7 +157,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         heap_after_gc_mib=round(samples["heap"], 1) if samples["heap"] and samples["heap"] > 0 else "",
         cpu_pct=round(100.0 * (cpu1 - cpu0) / wall, 1) if cpu0 is not None and cpu1 is not None else "",
         others_cpu_pct=round(100.0 * others_cpu / wall, 1) if others else "",
-        gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
+        client_cpu_pct=res.get("client_cpu_pct", ""), gc_cpu_pct=gc_pct, jit_cpu_pct=jit_pct, thread_census=samples["end"]["census"],
         drain_s=(round(drain, 1) if quiet else f"busy after {DRAIN_TIMEOUT} s") if code == 200 else f"probe {code}",
         handover_ns=handover0, handover_ns_after=handover1, **db)
     _, row["thr_note"] = throughput(row)
@@ -166,7 +166,7 @@ def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
         f"p50 {row['p50_ms']} ms, p99 {row['p99_ms']} ms, socket errors {row['socket_errors']}, "
         f"non-2xx {row['non2xx']}, threads {row['threads_max']}, RSS {row['rss_max_mib']} MiB, "
         f"heap {row['heap_after_gc_mib']} MiB, CPU {row['cpu_pct']} % (GC {gc_pct} %, JIT {jit_pct} %; "
-        f"idle instances {row['others_cpu_pct']} %), "
+        f"idle instances {row['others_cpu_pct']} %, wrk {row['client_cpu_pct']} %), "
         f"drain {row['drain_s']} s, host hand-over {row['handover_ns'] or '-'} / {row['handover_ns_after'] or '-'} ns"
         + (f"; database: {db['db_rt_per_req']} round trips/request, CPU {db['db_cpu_pct']} %, pool active peak "
            f"{db['pool_active_max']}, waiting peak {db['pool_waiting_max']} ({db['pool_samples']} samples)" if db else ""))

@@ -115,7 +115,7 @@ class DecisiveRoundsInPhaseTest(unittest.TestCase):
                   for w in workloads for cf in ("kernel-200", "vt-adaptive", "vt-adaptive-twin")]
         driven = []
 
-        def oha(args, cmd, duration, out_json):
+        def oha(args, cmd, duration, out_json, usage=None):
             name = re.sub(r"-r\d+$", "", out_json.split("oha-overload-")[1][:-len(".json")])
             driven.append(out_json.split("oha-overload-")[1])
             sent = int(cmd[cmd.index("-q") + 1].split(".")[0]) * 10

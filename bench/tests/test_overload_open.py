@@ -236,14 +236,15 @@ class OverloadTargetsTest(unittest.TestCase):
         old = [orow("vt-adaptive", 1.3, 390, 9800)]
         new = [dict(orow("vt-adaptive", 1.3, 390, 9800), cpu_pct="188.0", cpu_ms_per_completed="4.40",
                     closed_cpu_ms_per_answer="2.90", limit_min="44", limit_max="199", in_flight_median="47",
-                    queued_max="7953", held_median="7995", connections="8000", watch_samples="30"),
+                    queued_max="7953", held_median="7995", connections="8000", watch_samples="30",
+                    client_cpu_pct="24.0", closed_client_cpu_pct="7.5"),
                dict(orow("kernel-200", 1.3, 130, 9600), cpu_pct="185.0", cpu_ms_per_completed="2.70",
                     closed_cpu_ms_per_answer="", watch_samples="0")]
         self.assertNotIn("The server during each point", section_of(old))
         text = section_of(new)
-        self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 | 7,995 of 8,000 |",
+        self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 24.0 (7.5) | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 | 7,995 of 8,000 |",
                       text)
-        self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | 2.70 | – | – | – | – | – | – |", text)
+        self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | – | 2.70 | – | – | – | – | – | – |", text)
         self.assertIn("[overload-admission.csv](overload-admission.csv)", text)
 
 
@@ -253,12 +254,13 @@ class OverloadPhaseTest(unittest.TestCase):
         class Args:
             quick, oha, append, overload_duration, overload_timeout, fd_limit = False, "oha", None, 60, 10, 20000
             overload_rounds, overload_decisive_rounds, overload_decisive_points = 2, 1, 3
-        closed = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap))
+        closed = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap), client_cpu_pct="6.0")
                   for cf, cap in (("kernel-200", 200), ("vt-unbounded", 3000), ("felix-virtual", 2500))]
         driven = []
 
-        def oha(args, cmd, duration, out_json):
+        def oha(args, cmd, duration, out_json, usage=None):
             driven.append((out_json.split("oha-overload-")[1], cmd[cmd.index("-q") + 1]))
+            usage["client_cpu_pct"] = 21.5
             if "felix" in out_json and "200" in out_json:
                 raise BenchError("oha exited 2")
             oha_db(cmd[cmd.index("--db-url") + 1], [(200, 0, 0.5, 0.5)])
@@ -281,6 +283,9 @@ class OverloadPhaseTest(unittest.TestCase):
         self.assertEqual(len(by), 12)
         for rnd in ("1", "2"):
             self.assertEqual(by[("vt-unbounded", "1.3", rnd)]["arrived_identity"], "held")  # 3 admitted - 2 own
+            # the client's CPU at the point and at the configuration's closed-model capacity point, side by side
+            self.assertEqual((by[("vt-unbounded", "1.3", rnd)]["client_cpu_pct"],
+                              by[("vt-unbounded", "1.3", rnd)]["closed_client_cpu_pct"]), ("21.5", "6.0"))
             self.assertIn("no counters", by[("felix-virtual", "1.3", rnd)]["counters"])
             self.assertIn("oha exited 2", by[("felix-virtual", "2.0", rnd)]["failed"])
             self.assertEqual(len([s for s in series if s["config"] == "kernel-200" and s["round"] == rnd]), 2 * 60)
@@ -334,7 +339,7 @@ class OverloadWatchInPhaseTest(unittest.TestCase):
         closed = [dict(config="vt-adaptive", workload="R1s", rps_steady="400", rps="400", cpu_pct="100"),
                   dict(config="kernel-200", workload="R1s", rps_steady="200", rps="200", cpu_pct="20")]
 
-        def oha(args, cmd, duration, out_json):
+        def oha(args, cmd, duration, out_json, usage=None):
             oha_db(cmd[cmd.index("--db-url") + 1], [(200, 0, 0.5, 0.5)])
             return {"statusCodeDistribution": {"200": 1}}
         # Per point: 1 answered + the drain probe + 2 watch reads + 1 final status read = 5 admitted.

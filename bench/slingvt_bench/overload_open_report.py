@@ -2,7 +2,7 @@
 against the server's counters, and the targets of the default virtual configuration at each overload point."""
 import os
 
-from . import hostprobe
+from . import hostprobe, overload_rounds
 from . import overload_open as ov
 from .data import num, rate_point, read_csv, round_of
 from .openload import OHA_VERSION
@@ -134,10 +134,9 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
             continue
         a, k, note = round_in_one_state(rows, v, ref, w, fr, a, k)
         own, state = own_capacity(a, closed)
-        (r_k, _, sp_ok, _), (r_top, _, _, _), (r_p99, _, sp_p99, _) = ratios(a, k, by, w, fr, own, rows)
-        ok_a, ok_k = num(a["ok_per_s"]) or 0.0, num(k["ok_per_s"]) or 0.0
-        out.append((labels[0], f"{ok_a:,.1f} vs {ok_k:,.1f}/s" + (f" = {r_k or 0.0:.2f}×" if ok_k else "") + note,
-                    judged(a, k, r_k or 0.0, 1.0, sp_ok) if ok_k else "met"))
+        _, (r_top, _, sp_ok, _), _ = ratios(a, k, by, w, fr, own, rows)
+        ok_a = num(a["ok_per_s"]) or 0.0
+        out.append(against_ref(rows, labels[0], v, ref, w, fr, "ok_per_s", a, k, note))
         rate = num(a.get("target_rps"))
         in_state = {"same": " in this host state", "other": " in another host state"}.get(state, "")
         # Answers in time of at least 90 % of what was offered meet the target whatever state the capacity was
@@ -155,14 +154,34 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
         elif p_k is None:
             out.append((labels[2], f"{ref} answered nothing in time", "not measured"))
         else:  # "p99 ≤ ref's" as ref / p99 ≥ 1, against the twins' difference in p99
-            out.append((labels[2], f"{p_a:,.1f} vs {p_k:,.1f} ms" + note, TIMEOUT_UNDECIDED if at_timeout(a, k)
-                        else judged(a, k, r_p99 if r_p99 is not None else float("inf"), 1.0, sp_p99)))
+            out.append(against_ref(rows, labels[2], v, ref, w, fr, "p99_ms", a, k, note))
         lost_k, s503 = int(num(k["losses"]) or 0), int(num(a["s503"]) or 0)
         if lost_k:
             out.append((labels[3], f"{ref} did not answer {lost_k:,} in time", "not applicable"))
         else:
             out.append((labels[3], f"{s503:,} × 503", "met" if s503 == 0 else "MISSED"))
     return out
+
+
+def against_ref(rows, label, v, ref, w, fr, field, a, k, note):
+    """(target, measured, verdict) of "v's answers in time/s ≥ ref's" (field ok_per_s) or "v's p99 ≤ ref's" (p99_ms,
+    judged as ref's over v's) from the per-round pairs (overload_rounds, decision 0042); a, k and note: the rows
+    that stand for the point (round_in_one_state), used where no round has both."""
+    p99 = field == "p99_ms"
+    found = overload_rounds.median_pair(rows, v, ref, w, fr, field, inverse=p99)
+    if found:
+        ratio, a, k, used, left_out = found
+        more = overload_rounds.per_round_note(used, left_out, "{:.3f}" if p99 else "{:.2f}", round_of(a))
+    else:
+        x, y = num(a.get(field)), num(k.get(field))
+        ratio, more = ((y / x if p99 else x / y) if x and y else None), note
+    sp = overload_rounds.spread(rows, w, fr, field)  # A : its twin in the field itself, as aa_spread
+    x, y = num(a.get(field)) or 0.0, num(k.get(field)) or 0.0
+    if p99:
+        return (label, f"{x:,.1f} vs {y:,.1f} ms" + more, TIMEOUT_UNDECIDED if at_timeout(a, k)
+                else judged(a, k, ratio if ratio is not None else float("inf"), 1.0, sp))
+    return (label, f"{x:,.1f} vs {y:,.1f}/s" + (f" = {ratio or 0.0:.2f}×" if y else "") + more,
+            judged(a, k, ratio or 0.0, 1.0, sp) if y else "met")
 
 
 def rounds_note(rows):
@@ -179,8 +198,9 @@ def rounds_note(rows):
              "spare): " + ", ".join(f"{w} {round(fr * 100)} % {per[(w, fr)]}" for w, fr in more)
              + f"; {least} elsewhere")
     return (f" {where}, one after the other in this sitting, the configurations interleaved in each: every round is a "
-            "row, and the targets judge each configuration's median round (the lower middle one of an even count; a "
-            "failed round fails the point).")
+            "row; the comparisons with kernel-200 (answers in time, p99) take the median of the per-round ratios and "
+            "the twins' largest difference over the rounds (decision 0042), the target against the default's own "
+            "capacity its median round (the lower middle one of an even count); a failed round fails the point.")
 
 
 def short_note(rows):

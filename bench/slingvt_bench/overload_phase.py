@@ -31,7 +31,8 @@ def add_args(ap):
                     help=f"oha's per-request timeout in the overload points, seconds (default {ov.TIMEOUT_S})")
     ap.add_argument("--overload-rounds", type=int, default=1,
                     help="rounds of every overload point, one after the other in this sitting with the configurations "
-                         "interleaved in each; the targets judge each configuration's median round (default 1)")
+                         "interleaved in each; the comparisons with kernel-200 take the median of the per-round ratios, the "
+                         "target against the default's own capacity its median round (default 1)")
     add_decisive_args(ap, "overload", "overload", "--overload-rounds",
                       "the decisive overload points (a target of the default within 15 %% or twice the A/A spread of "
                       "its goal, the client with connections to spare)", 3)

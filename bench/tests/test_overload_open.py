@@ -209,7 +209,7 @@ class OverloadTargetsTest(unittest.TestCase):
         v = self.verdicts(kernel + auto)
         self.assertEqual(v[CAP], "MISSED")
         measured = {t.split(": ", 1)[1]: m for t, m, _ in rep.targets(kernel + auto)}
-        self.assertEqual(measured["vt-adaptive answers in time/s ≥ kernel-200's"], "230.0 vs 150.0/s = 1.53×")
+        self.assertEqual(measured["vt-adaptive answers in time/s ≥ kernel-200's"], "230.0 vs 150.0/s = 1.53× (median of 3 rounds: 0.90 / 2.40 / 1.53)")
         # Of an even count the lower middle round: 180 and 240 judge as 180, not their mean
         v = self.verdicts(kernel + auto[:2])
         self.assertEqual(v[CAP], "MISSED")
@@ -218,6 +218,26 @@ class OverloadTargetsTest(unittest.TestCase):
         text = section_of(kernel + auto[:1] + auto[2:])
         self.assertIn("| vt-adaptive (round 3) |", text)
         self.assertIn("3 rounds per point", text)
+
+    def test_the_comparisons_with_the_reference_pair_the_rounds(self):
+        # repo200-overload-client-2026-12-02 at 130 %: round 1, every instance's first overload, had both p99s at the
+        # timeout; auto's median round by answers in time was round 1, kernel-200's round 2 (decision 0042)
+        def rnd(r, n):
+            return dict(r, round=str(n))
+        kernel = [rnd(orow("kernel-200", 1.3, ok, p, losses=500), n)
+                  for n, ok, p in ((1, 400.6, 9830.5), (2, 335.9, 5272.3), (3, 299.2, 5290.9))]
+        auto = [rnd(orow("vt-adaptive", 1.3, ok, p), n)
+                for n, ok, p in ((1, 438.7, 9890.7), (2, 317.9, 5123.6), (3, 470.6, 4603.3))]
+        twin = [rnd(orow("vt-adaptive-twin", 1.3, ok, p), n)
+                for n, ok, p in ((1, 443.6, 9885.6), (2, 330.8, 4751.9), (3, 483.8, 4492.8))]
+        got = {t.split(": ", 1)[1]: (m, x) for t, m, x in rep.targets(kernel + auto + twin)}
+        p99 = got["vt-adaptive p99 of its answers ≤ kernel-200's"]
+        self.assertEqual(p99[0], "5,123.6 vs 5,272.3 ms (median of 3 rounds: 0.994 / 1.029 / 1.149)")
+        self.assertEqual(p99[1], "undecided (within the A/A spread of ±8 %)")  # 5,123.6 : 4,751.9 in round 2
+        ok = got["vt-adaptive answers in time/s ≥ kernel-200's"]
+        self.assertEqual(ok[0], "438.7 vs 400.6/s = 1.10× (median of 3 rounds: 1.10 / 0.95 / 1.57)")
+        # the target against its own capacity still judges auto's own median round
+        self.assertTrue(got[CAP][0].startswith("438.7 of "))
 
     def test_rows_without_a_round_are_round_one(self):
         self.assertEqual([round_of(r) for r in (dict(), dict(round=""), dict(round="2"))], [1, 1, 2])

@@ -26,27 +26,28 @@ def failed(rows, configs, w, fr):
     return out
 
 
-def round_pairs(rows, a, b, w, fr):
-    """(round, b's p99 over a's, same host state) in every round both measured ("a's p99 ≤ b's" as a ratio ≥ 1); the
-    state is hostprobe.same_state of the two rows (None without the probe)."""
+def round_pairs(rows, a, b, w, fr, field="p99_ms"):
+    """(round, b's field over a's, same host state) in every round both measured ("a's p99 ≤ b's" as a ratio ≥ 1); the
+    state is hostprobe.same_state of the two rows (None without the probe). The overload's rows pair the same way
+    (overload_rounds, field ok_per_s too)."""
     ra, rb = rounds_of(rows, a, w, fr), rounds_of(rows, b, w, fr)
     out = []
     for n in sorted(set(ra) & set(rb)):
-        pa, pb = num(ra[n].get("p99_ms")), num(rb[n].get("p99_ms"))
+        pa, pb = num(ra[n].get(field)), num(rb[n].get(field))
         if pa and pb is not None and not ra[n].get("failed") and not rb[n].get("failed"):
             out.append((n, pb / pa, hostprobe.same_state(ra[n], rb[n])))
     return out
 
 
-def p99_pairs(rows, a, b, w, fr):
-    """(b's p99 over a's, same host state) of round_pairs."""
-    return [(x, s) for _, x, s in round_pairs(rows, a, b, w, fr)]
+def p99_pairs(rows, a, b, w, fr, field="p99_ms"):
+    """(b's p99 (or field) over a's, same host state) of round_pairs."""
+    return [(x, s) for _, x, s in round_pairs(rows, a, b, w, fr, field)]
 
 
-def p99_ratios(rows, a, b, w, fr):
+def p99_ratios(rows, a, b, w, fr, field="p99_ms"):
     """The ratios of p99_pairs, of the rounds measured in one host state where the probe saw rounds in two
     (decision 0032), else of every round."""
-    return hostprobe.in_one_state(p99_pairs(rows, a, b, w, fr))[0]
+    return hostprobe.in_one_state(p99_pairs(rows, a, b, w, fr, field))[0]
 
 
 def state_differed(rows, a, b, w, fr):
@@ -54,9 +55,10 @@ def state_differed(rows, a, b, w, fr):
     return hostprobe.only_two_states([s for _, s in p99_pairs(rows, a, b, w, fr)])
 
 
-def spread(rows, w, fr):
-    """The twins' (plan.AA) largest difference in p99 over the rounds of this point, or None without both."""
-    rs = p99_ratios(rows, AA[1], AA[0], w, fr)  # A : B, as overload_open_report.aa_spread
+def spread(rows, w, fr, field="p99_ms", pair=AA):
+    """The twins' (plan.AA, or pair) largest difference in p99 (or field) over the rounds of this point, or None
+    without both."""
+    rs = p99_ratios(rows, pair[1], pair[0], w, fr, field)  # A : B, as overload_open_report.aa_spread
     return max(abs(r - 1) for r in rs) if rs else None
 
 

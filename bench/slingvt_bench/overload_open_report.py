@@ -172,11 +172,10 @@ def against_ref(rows, label, v, ref, w, fr, field, a, k, note):
     if found:
         ratio, a, k, used, left_out = found
         more = overload_rounds.per_round_note(used, left_out, "{:.3f}" if p99 else "{:.2f}", round_of(a))
-    else:
-        x, y = num(a.get(field)), num(k.get(field))
+    x, y = num(a.get(field)) or 0.0, num(k.get(field)) or 0.0
+    if not found:
         ratio, more = ((y / x if p99 else x / y) if x and y else None), note
     sp = overload_rounds.spread(rows, w, fr, field)  # A : its twin in the field itself, as aa_spread
-    x, y = num(a.get(field)) or 0.0, num(k.get(field)) or 0.0
     if p99:
         return (label, f"{x:,.1f} vs {y:,.1f} ms" + more, TIMEOUT_UNDECIDED if at_timeout(a, k)
                 else judged(a, k, ratio if ratio is not None else float("inf"), 1.0, sp))

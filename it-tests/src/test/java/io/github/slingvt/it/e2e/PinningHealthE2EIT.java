@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue #7 in the launched instance: the pinning detector streams JFR from inside Sling (so {@code jdk.jfr}
  * resolves in OSGi), the status JSON carries {@code pinnedEvents} besides its older keys, the Felix health check
  * tagged {@code slingvt} answers OK on {@code /system/health}, and a blocking demo workload pins no virtual thread
- * for 20 ms or more.
+ * for 20 ms or more on JDK 24+ (on JDK 21-23 only in Oak's segment reads, bounded).
  */
 @ExtendWith(SharedSlingInstance.class)
 class PinningHealthE2EIT {
@@ -74,6 +74,7 @@ class PinningHealthE2EIT {
     @Test
     void demoWorkloadPinsNoVirtualThreadFor20MsOrMore() throws Exception {
         final long before = status().get("pinnedEvents").asLong();
+        final List<String> stacksBefore = stacks(sling.get(STATUS_TXT, true).body());
         final List<String> failures = new ArrayList<>();
         try (ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
             final List<Future<HttpResponse<String>>> futures = new ArrayList<>();
@@ -89,10 +90,41 @@ class PinningHealthE2EIT {
         }
         assertThat(failures).isEmpty();
         Thread.sleep(JFR_FLUSH_MILLIS);
-        final long after = status().get("pinnedEvents").asLong();
-        assertThat(after - before).as("pinned events >= 20 ms during %d work requests; %s", REQUESTS,
-                sling.get(STATUS_TXT, true).body()).isZero();
-        assertThat(health().path("overallResult").asText()).isEqualTo("OK");
+        final long pinned = status().get("pinnedEvents").asLong() - before;
+        final String text = sling.get(STATUS_TXT, true).body();
+        if (Runtime.Version.parse(SlingInstanceBuilder.javaVersion()).feature() >= 24) {
+            assertThat(pinned).as("pinned events >= 20 ms during %d work requests; %s", REQUESTS, text).isZero();
+        } else {
+            // JDK 21-23 pin a virtual thread that blocks inside synchronized (JEP 491 lifted that in JDK 24). Oak's
+            // SegmentId.getSegment() reads a segment that is not cached while holding the id's monitor, and the
+            // read waits for TarFiles' read lock while this workload's writes hold its write lock: upstream, in Oak
+            // (docs/UPSTREAM.md). Measured: 0 in these 200 requests in nearly every run on JDK 21, 1 (37 ms) once;
+            // 0 on JDK 25. Bounded, and every recorded stack must be that one.
+            assertThat(pinned).as("pinned events on JDK < 24 (Oak's segment reads): %s", text)
+                    .isLessThanOrEqualTo(5);
+            // The instance is shared: only the stacks this workload added are judged.
+            final List<String> added = new ArrayList<>(stacks(text));
+            added.removeAll(stacksBefore);
+            assertThat(added).as("pinned stacks added by the workload").allSatisfy(
+                    stack -> assertThat(stack).contains("oak.segment.SegmentId.getSegment"));
+        }
+        // The health check lets one pin a minute pass (pinnedPerMinuteWarn 1); more of Oak's pins warn, as they should.
+        assertThat(health().path("overallResult").asText()).isIn(pinned <= 1 ? List.of("OK") : List.of("OK", "WARN"));
+    }
+
+    /** The recorded pinned stacks of the text status, each without its headline (count and longest pin). */
+    private static List<String> stacks(String text) {
+        final List<String> stacks = new ArrayList<>();
+        final String[] sections = text.split("Pinned stack #");
+        for (int i = 1; i < sections.length; i++) {
+            final StringBuilder frames = new StringBuilder();
+            final String[] lines = sections[i].split("\n");
+            for (int l = 1; l < lines.length && lines[l].startsWith(" "); l++) {
+                frames.append(lines[l]).append('\n');
+            }
+            stacks.add(frames.toString());
+        }
+        return stacks;
     }
 
     private JsonNode status() {

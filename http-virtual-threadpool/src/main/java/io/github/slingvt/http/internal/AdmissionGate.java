@@ -18,10 +18,8 @@ import java.util.function.LongSupplier;
  * clients' patience. Two things a pool cannot do keep the goodput under sustained overload: a waiter whose client
  * closed its connection is dropped ({@link ClientWatch}; looked at by the {@link ClientSweep} once it has waited
  * {@link Waiter#WATCH_AFTER_MILLIS}, and once more when it is admitted),
- * and when the oldest waiter has waited more than half of the clients' patience the newest is served first (adaptive
- * LIFO, Facebook's "Fail at Scale"): the newest still have clients, the oldest are about to lose theirs whatever the
- * order. The patience is the queue timeout, or less when clients are seen to leave earlier while the load goes on
- * ({@link Patience}). A full queue then refuses its oldest waiter rather than the newcomer.
+ * and once the oldest waits outlast their clients the newest is served first (adaptive LIFO, Facebook's "Fail at
+ * Scale"; when that is, {@link QueueOrder}). A full queue then refuses its oldest waiter rather than the newcomer.
  */
 final class AdmissionGate {
 
@@ -30,7 +28,7 @@ final class AdmissionGate {
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
     private final ScheduledExecutorService timeouts;
     private final ClientSweep sweep;
-    /** The time of arrivals and departures for {@link #patience}. */
+    /** The time of arrivals and departures for the queue's {@link #order}. */
     private final LongSupplier clock;
     /**
      * Requests running: atomic, so that {@link #tryEnter()}, {@link #track()} and {@link #exit()} stay lock-free while
@@ -45,7 +43,7 @@ final class AdmissionGate {
     private Object capOwner;
     private int maxQueued;
     private long timeoutMillis = 1;
-    private final Patience patience; // guarded by the lock
+    private final QueueOrder order = new QueueOrder(); // guarded by the lock
     /** How long a request waits before its client is looked at, nanoseconds ({@link Waiter#admitUnlessGone}). */
     private final long watchAfterNanos;
 
@@ -61,7 +59,6 @@ final class AdmissionGate {
     AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long watchAfterMillis, long sweepMillis) {
         this.timeouts = timeouts;
         this.clock = clock;
-        this.patience = new Patience();
         this.watchAfterNanos = TimeUnit.MILLISECONDS.toNanos(watchAfterMillis);
         this.sweep = new ClientSweep(timeouts, sweepMillis, watchAfterMillis, lock, waiting, () -> anyWaiting);
     }
@@ -155,7 +152,7 @@ final class AdmissionGate {
                 displaced = waiting.removeFirst();
             }
             if (waiting.size() < maxQueued) {
-                patience.arrived(clock.getAsLong());
+                order.arrived(clock.getAsLong());
                 waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
                 waiting.add(waiter);
                 anyWaiting = true;
@@ -230,7 +227,7 @@ final class AdmissionGate {
     long patienceMillis(boolean known) {
         lock.lock();
         try {
-            return TimeUnit.NANOSECONDS.toMillis(Math.round(known ? patience.nanos() : patience.seenNanos()));
+            return TimeUnit.NANOSECONDS.toMillis(Math.round(known ? order.patienceNanos() : order.patienceSeenNanos()));
         } finally {
             lock.unlock();
         }
@@ -253,7 +250,7 @@ final class AdmissionGate {
             boolean removed = waiting.remove(waiter);
             anyWaiting = !waiting.isEmpty();
             if (removed && departedAtNanos >= 0) {
-                patience.departed(departedAtNanos, clock.getAsLong());
+                order.departed(departedAtNanos, clock.getAsLong());
             }
             return removed;
         } finally {
@@ -266,11 +263,14 @@ final class AdmissionGate {
         sweep.sweep();
     }
 
-    /** An admitted waiter's client left at this age before it ran ({@link Waiter#runAll}): its slot goes on. */
+    /**
+     * An admitted waiter's client left at this age before it ran ({@link Waiter#runAll}): its slot goes on, to the
+     * newest waiter ({@link QueueOrder#goneAtAdmission}).
+     */
     List<Waiter> leftBeforeRun(long departedAtNanos) {
         lock.lock();
         try {
-            patience.departed(departedAtNanos, clock.getAsLong());
+            order.goneAtAdmission(departedAtNanos, clock.getAsLong());
             running.decrementAndGet();
             return admitWaitersLocked();
         } finally {
@@ -291,8 +291,8 @@ final class AdmissionGate {
         return admitted;
     }
 
-    /** Adaptive LIFO: the oldest waiter has waited more than half of the clients' patience. */
+    /** Adaptive LIFO ({@link QueueOrder}). */
     private boolean newestFirstLocked() {
-        return patience.pastHalf(System.nanoTime() - waiting.getFirst().since(), timeoutMillis);
+        return order.newestFirst(System.nanoTime() - waiting.getFirst().since(), timeoutMillis, clock.getAsLong());
     }
 }

@@ -210,7 +210,7 @@ class AdmissionGateTest {
     }
 
     @Test
-    void aClientThatLeftBetweenTwoLooksIsSeenWhenItsRequestIsAdmittedAndItsSlotGoesToTheNext() {
+    void aClientThatLeftBetweenTwoLooksIsSeenWhenItsRequestIsAdmittedAndItsSlotGoesToTheNewest() {
         List<HandWatch> waiting = oneRunsTwoWait(gate);
         HandWatch b = waiting.get(0);
         HandWatch c = waiting.get(1);
@@ -218,11 +218,57 @@ class AdmissionGateTest {
         b.close();
         c.close();
         gate.exit();
-        assertThat(events).as("found gone when admitted, without a sweep: neither runs")
-                .containsExactly("admit a", "gone b", "gone c", "admit d");
-        assertThat(List.of(b.released, c.released, d.released)).containsOnly(true);
+        assertThat(events).as("b found gone when admitted, without a sweep; its slot goes to the newest, d")
+                .containsExactly("admit a", "gone b", "admit d");
+        assertThat(List.of(b.released, d.released)).containsOnly(true);
         assertThat(gate.running()).isEqualTo(1);
+        assertThat(gate.queued()).as("c, gone too, waits for the sweep").isEqualTo(1);
+        gate.sweep();
+        assertThat(events).containsExactly("admit a", "gone b", "admit d", "gone c");
         assertThat(gate.queued()).isZero();
+    }
+
+    @Test
+    void aWaiterFoundGoneAsItIsAdmittedPutsTheNewestFirstForASecond() {
+        gate.setLimits(1, 10, 60_000);
+        enter("a");
+        HandWatch b = enterWatched("b");
+        enterWatched("c");
+        enterWatched("d");
+        enterWatched("e");
+        b.close();
+        gate.exit();
+        assertThat(events).as("the oldest left: its waits outlast the clients").containsExactly("admit a", "gone b",
+                "admit e");
+        clock.addAndGet(QueueOrder.GONE_AT_ADMISSION_NANOS - 1);
+        gate.exit();
+        assertThat(events).as("still within the second").endsWith("admit d");
+        clock.addAndGet(1);
+        gate.exit();
+        assertThat(events).as("a second later, nobody found gone since: first in, first out again")
+                .containsExactly("admit a", "gone b", "admit e", "admit d", "admit c");
+        assertThat(gate.patienceMillis(true)).as("one departure is no patience").isZero();
+    }
+
+    @Test
+    void aCrowdThatLeavesTogetherLeavesNoOrderBehindOnceASecondHasPassed() {
+        gate.setLimits(1, 100, 60_000);
+        enter("first");
+        List<HandWatch> crowd = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            crowd.add(enterWatched("crowd" + i));
+        }
+        crowd.forEach(HandWatch::close);
+        gate.exit();
+        assertThat(events).hasSize(21).allMatch(e -> e.equals("admit first") || e.startsWith("gone crowd"));
+        assertThat(gate.running()).isZero();
+        clock.addAndGet(QueueOrder.GONE_AT_ADMISSION_NANOS);
+        enter("x");
+        enterWatched("y");
+        enterWatched("z");
+        gate.exit();
+        gate.exit();
+        assertThat(events).endsWith("admit x", "admit y", "admit z");
     }
 
     @Test
@@ -237,11 +283,13 @@ class AdmissionGateTest {
                     goneCount::incrementAndGet);
             gone.add(watch);
         }
-        enterWatched("last");
         gone.forEach(HandWatch::close);
         gate.exit();
-        assertThat(goneCount).hasValue(50_000);
-        assertThat(events).containsExactly("admit first", "admit last");
+        assertThat(goneCount).as("the oldest, then from the newest on").hasValue(50_000);
+        assertThat(gate.queued()).isZero();
+        assertThat(gate.running()).isZero();
+        enterWatched("next");
+        assertThat(events).containsExactly("admit first", "admit next");
         assertThat(gate.running()).isEqualTo(1);
     }
 

@@ -45,6 +45,14 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
         return queued > (long) QUEUED_PER_CARRIER_SATURATED * parallelism && (cpuLoad < 0 || cpuLoad >= CPU_SATURATED);
     }
 
+    /**
+     * More runnable virtual threads wait than there are carriers, whatever the CPU load (JDK 24+; false without
+     * counts). One such reading may be a burst of wake-ups; many in a row are a backlog ({@link CarrierLimit}).
+     */
+    public boolean backlogged() {
+        return counts && queued > (long) QUEUED_PER_CARRIER_SATURATED * parallelism;
+    }
+
     /** Room for more runnable work: at most half a carrier's worth queued, or the CPU below 85 %. */
     public boolean headroom() {
         boolean cpuRoom = cpuLoad >= 0 && cpuLoad < CPU_HEADROOM;

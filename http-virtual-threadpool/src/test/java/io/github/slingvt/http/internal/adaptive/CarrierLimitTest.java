@@ -143,10 +143,14 @@ class CarrierLimitTest {
 
     @Test
     void burstsThatQueueWhileTheCpuHasRoomDoNotLowerIt() {
-        // A waiting load wakes its requests in bursts: 50 queued for a moment, while the CPU was 80 % busy.
+        // A waiting load wakes its requests in bursts: 50 queued for a moment (up to four readings in a row, then
+        // served), while the CPU was 80 % busy.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 2_000);
         for (int i = 0; i < 10; i++) {
-            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 1_000, 0);
+            for (int r = 0; r < CarrierLimit.BACKLOGGED_READINGS - 1; r++) {
+                limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 1_000, 0);
+            }
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 0, 0.80), 1_000, 0);
         }
         assertThat(limit.limit()).isEqualTo(2_000);
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 2_000, 500);
@@ -155,6 +159,37 @@ class CarrierLimitTest {
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
         assertThat(limit.limit()).as("queued and the CPU busy: saturated, down to the 3,948 that wait and 4 runnable")
                 .isEqualTo(3_952);
+    }
+
+    @Test
+    void aBacklogThatLastsHalfASecondLowersItAlsoWhileTheCpuLoadReadsBelowSaturation() {
+        // CPU-bound work queued on the carriers reading after reading, while the machine's CPU load reads 90 % (a load
+        // generator on the same cores): a backlog, not a burst.
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
+        for (int r = 0; r < CarrierLimit.BACKLOGGED_READINGS; r++) {
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 998, 0.90), 1_000, 500);
+        }
+        assertThat(limit.limit()).as("four readings may still be a burst").isEqualTo(1_000);
+        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 998, 0.90), 1_000, 500);
+        assertThat(limit.limit()).isEqualTo(900);
+        for (int r = 0; r < 100; r++) {
+            int running = limit.limit();
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, running - 2, 0.90), running, 500);
+        }
+        assertThat(limit.limit()).as("nothing waits off the carriers: down to the minimum").isEqualTo(20);
+    }
+
+    @Test
+    void itDoesNotDoublePastAStepDownThatIsNotInForceYet() {
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
+        limit.update(cpuBound(1_000), 1_000, 100);
+        limit.update(cpuBound(1_000), 1_000, 100);
+        assertThat(limit.limit()).isEqualTo(900);
+        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 0, 0.50), 1_000, 100);
+        assertThat(limit.limit()).as("1,000 still run above the 900: a reading with room does not double it")
+                .isEqualTo(900);
+        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 0, 0.50), 900, 100);
+        assertThat(limit.limit()).as("once in force, room doubles it").isEqualTo(1_800);
     }
 
     @Test

@@ -9,7 +9,7 @@ package io.github.slingvt.http.internal.adaptive;
  * <ul>
  * <li><b>Saturated</b> for two readings in a row (more runnable virtual threads wait than there are carriers, and the
  * CPU is busy where its load is known), or backlogged from the {@link #BACKLOGGED_READINGS}th reading on (that queue
- * whatever the CPU load reads): the limit falls to {@link #STEP_DOWN} of what runs, once the step before is
+ * with the CPU load at 85 % or more): the limit falls to {@link #STEP_DOWN} of what runs, once the step before is
  * in force (no more running than the limit). A limit far above what runs therefore falls at once to where it binds,
  * and then by a tenth per reading at most, as fast as requests finish: a saturated-from-start load reaches its limit
  * in a few seconds. It never falls below the requests that wait (neither on a carrier nor queued for one, the most
@@ -46,10 +46,10 @@ public final class CarrierLimit {
     /** Saturated readings in a row before the limit falls: a burst shorter than a period does not count. */
     static final int SATURATED_READINGS = 2;
     /**
-     * Backlogged readings in a row (more queued than carriers, whatever the CPU load reads) from which each counts as
+     * Backlogged readings in a row (more queued than carriers, the CPU load at 85 % or more) from which each counts as
      * saturated, so that a step comes after half a second of backlog (with {@link #SATURATED_READINGS}): a burst of
      * wake-ups is gone by the next reading or two, a backlog of CPU work is not. Without
-     * it the limit could only hold or double while the machine's CPU load read below 95 %, as it did with a load
+     * it the limit could only hold or double while the machine's CPU load read between 85 and 95 %, as with a load
      * generator on the same cores, and it ran away from about 30 to its maximum under a CPU-bound overload
      * (docs/benchmarks/gone-at-admission-2026-12-03).
      */

@@ -180,6 +180,17 @@ class CarrierLimitTest {
     }
 
     @Test
+    void aQueueThatLastsWhileTheCpuHasRoomIsNoBacklog() {
+        // 2,000 parked requests arriving at once: the carriers' queue stays long for a second, the CPU at 40 %.
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
+        for (int r = 0; r < 4; r++) {
+            int running = limit.limit();
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.40), running, 2_000 - running);
+        }
+        assertThat(limit.limit()).as("room by the CPU: it doubles, however long the queue").isEqualTo(3_200);
+    }
+
+    @Test
     void aStepDownWaitsUntilTheStepBeforeIsInForceAndIsNotDoubledAwayMeanwhile() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
         limit.update(cpuBound(1_000), 1_000, 100);

@@ -8,8 +8,7 @@ package io.github.slingvt.http.internal.adaptive;
  * dearer (Oak's per-session work, the collector) while it adds no throughput.
  * <ul>
  * <li><b>Saturated</b> for two readings in a row (more runnable virtual threads wait than there are carriers, and the
- * CPU is busy where its load is known), or backlogged from the {@link #BACKLOGGED_READINGS}th reading on (that queue
- * with the CPU load at 85 % or more): the limit falls to {@link #STEP_DOWN} of what runs, once the step before is
+ * CPU is busy where its load is known): the limit falls to {@link #STEP_DOWN} of what runs, once the step before is
  * in force (no more running than the limit). A limit far above what runs therefore falls at once to where it binds,
  * and then by a tenth per reading at most, as fast as requests finish: a saturated-from-start load reaches its limit
  * in a few seconds. It never falls below the requests that wait (neither on a carrier nor queued for one, the most
@@ -17,7 +16,7 @@ package io.github.slingvt.http.internal.adaptive;
  * for the carriers, and a load whose requests wait 100 ms each needs 100 in flight per 1,000 answers a second,
  * whatever the CPU.</li>
  * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) while requests wait for admission
- * and at least half of the limit is used, but no more than it: the limit doubles. A load that mostly waits is never held back for longer
+ * and at least half of the limit is used: the limit doubles. A load that mostly waits is never held back for longer
  * than a few readings, and one that the limit held too low recovers as fast.</li>
  * <li>Otherwise it holds: between saturation and headroom lies the band where the carriers are busy and the queue is
  * short, the place the limit should stay.</li>
@@ -45,21 +44,11 @@ public final class CarrierLimit {
     static final int WAITS_READINGS = 10;
     /** Saturated readings in a row before the limit falls: a burst shorter than a period does not count. */
     static final int SATURATED_READINGS = 2;
-    /**
-     * Backlogged readings in a row (more queued than carriers, the CPU load at 85 % or more) from which each counts as
-     * saturated, so that a step comes after half a second of backlog (with {@link #SATURATED_READINGS}): a burst of
-     * wake-ups is gone by the next reading or two, a backlog of CPU work is not. Without
-     * it the limit could only hold or double while the machine's CPU load read between 85 and 95 %, as with a load
-     * generator on the same cores, and it ran away from about 30 to its maximum under a CPU-bound overload
-     * (docs/benchmarks/gone-at-admission-2026-12-03).
-     */
-    static final int BACKLOGGED_READINGS = 4;
 
     private final int min;
     private final int max;
     private int limit;
     private int saturatedInARow;
-    private int backloggedInARow;
     /** The requests that waited off the carriers at each of the last readings, a ring. */
     private final long[] waits = new long[WAITS_READINGS];
     private int nextWait;
@@ -126,8 +115,7 @@ public final class CarrierLimit {
         }
         waits[nextWait] = waits(reading, running);
         nextWait = (nextWait + 1) % WAITS_READINGS;
-        backloggedInARow = reading.backlogged() ? backloggedInARow + 1 : 0;
-        if (reading.saturated() || backloggedInARow >= BACKLOGGED_READINGS) {
+        if (reading.saturated()) {
             saturatedInARow++;
             // running > limit: the step before is not in force yet (requests admitted above it still finish).
             if (saturatedInARow >= SATURATED_READINGS && running <= limit) {
@@ -137,8 +125,7 @@ public final class CarrierLimit {
             return limit;
         }
         saturatedInARow = 0;
-        // running > limit: a step-down is not in force yet; doubling past it would undo it before it is.
-        if (reading.headroom() && waiting > 0 && running <= limit && running * 2L >= limit) {
+        if (reading.headroom() && waiting > 0 && running * 2L >= limit) {
             limit = (int) Math.min(max, limit * 2L);
         }
         return limit;

@@ -45,17 +45,6 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
         return queued > (long) QUEUED_PER_CARRIER_SATURATED * parallelism && (cpuLoad < 0 || cpuLoad >= CPU_SATURATED);
     }
 
-    /**
-     * More runnable virtual threads wait than there are carriers while the CPU has no room (85 % or more, or its load
-     * unknown; JDK 24+, false without counts). One such reading may be a burst of wake-ups; many in a row are a
-     * backlog ({@link CarrierLimit}). Below 85 % a queue that lasts is no CPU backlog (carriers held by something
-     * else, 2,000 parked requests arriving at once): that stays headroom.
-     */
-    public boolean backlogged() {
-        return counts && queued > (long) QUEUED_PER_CARRIER_SATURATED * parallelism
-                && (cpuLoad < 0 || cpuLoad >= CPU_HEADROOM);
-    }
-
     /** Room for more runnable work: at most half a carrier's worth queued, or the CPU below 85 %. */
     public boolean headroom() {
         boolean cpuRoom = cpuLoad >= 0 && cpuLoad < CPU_HEADROOM;

@@ -143,14 +143,10 @@ class CarrierLimitTest {
 
     @Test
     void burstsThatQueueWhileTheCpuHasRoomDoNotLowerIt() {
-        // A waiting load wakes its requests in bursts: 50 queued for a moment (up to four readings in a row, then
-        // served), while the CPU was 80 % busy.
+        // A waiting load wakes its requests in bursts: 50 queued for a moment, while the CPU was 80 % busy.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 2_000);
         for (int i = 0; i < 10; i++) {
-            for (int r = 0; r < CarrierLimit.BACKLOGGED_READINGS - 1; r++) {
-                limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 1_000, 0);
-            }
-            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 0, 0.80), 1_000, 0);
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 1_000, 0);
         }
         assertThat(limit.limit()).isEqualTo(2_000);
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 2_000, 500);
@@ -162,50 +158,15 @@ class CarrierLimitTest {
     }
 
     @Test
-    void aBacklogThatLastsHalfASecondLowersItAlsoWhileTheCpuLoadReadsBelowSaturation() {
-        // CPU-bound work queued on the carriers reading after reading, while the machine's CPU load reads 90 % (a load
-        // generator on the same cores): a backlog, not a burst.
-        CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
-        for (int r = 0; r < CarrierLimit.BACKLOGGED_READINGS; r++) {
-            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 998, 0.90), 1_000, 500);
-        }
-        assertThat(limit.limit()).as("four readings may still be a burst").isEqualTo(1_000);
-        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 998, 0.90), 1_000, 500);
-        assertThat(limit.limit()).isEqualTo(900);
-        for (int r = 0; r < 100; r++) {
-            int running = limit.limit();
-            limit.update(CarrierReading.ofCounts(CARRIERS, 2, running - 2, 0.90), running, 500);
-        }
-        assertThat(limit.limit()).as("nothing waits off the carriers: down to the minimum").isEqualTo(20);
-    }
-
-    @Test
-    void aQueueThatLastsWhileTheCpuHasRoomIsNoBacklog() {
-        // 2,000 parked requests arriving at once: the carriers' queue stays long for a second, the CPU at 40 %.
-        CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        for (int r = 0; r < 4; r++) {
-            int running = limit.limit();
-            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.40), running, 2_000 - running);
-        }
-        assertThat(limit.limit()).as("room by the CPU: it doubles, however long the queue").isEqualTo(3_200);
-    }
-
-    @Test
-    void aStepDownWaitsUntilTheStepBeforeIsInForceAndIsNotDoubledAwayMeanwhile() {
+    void aStepDownWaitsUntilTheStepBeforeIsInForce() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
         limit.update(cpuBound(1_000), 1_000, 100);
         limit.update(cpuBound(1_000), 1_000, 100);
         assertThat(limit.limit()).isEqualTo(900);
-        // The CPU load reads 50 % for a moment, the carriers still queued (a third backlogged reading): room.
-        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 998, 0.50), 1_000, 100);
-        assertThat(limit.limit()).as("1,000 still run above the 900: a reading with room does not double it")
-                .isEqualTo(900);
         limit.update(cpuBound(1_000), 1_000, 100);
         assertThat(limit.limit()).as("1,000 still run: no second step yet").isEqualTo(900);
         limit.update(cpuBound(900), 900, 100);
         assertThat(limit.limit()).isEqualTo(810);
-        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 1, 0.50), 810, 100);
-        assertThat(limit.limit()).as("in force, room doubles it").isEqualTo(1_620);
     }
 
     @Test

@@ -293,6 +293,6 @@ final class AdmissionGate {
 
     /** Adaptive LIFO ({@link QueueOrder}). */
     private boolean newestFirstLocked() {
-        return order.newestFirst(System.nanoTime() - waiting.getFirst().since(), timeoutMillis, clock.getAsLong());
+        return order.newestFirst(System.nanoTime() - waiting.getFirst().since(), timeoutMillis, clock);
     }
 }

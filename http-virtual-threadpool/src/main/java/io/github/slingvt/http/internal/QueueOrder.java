@@ -1,6 +1,7 @@
 package io.github.slingvt.http.internal;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The order in which the {@link AdmissionGate} takes its waiters: first in, first out, as a pool does, unless the
@@ -51,11 +52,12 @@ final class QueueOrder {
      *
      * @param oldestAgeNanos how long the oldest waiter has waited
      * @param timeoutMillis the queue timeout, the clients' patience while none is learned
-     * @param now the gate's clock
+     * @param clock the gate's clock, read only once a waiter was found gone as it was admitted: this runs under the
+     *     gate's lock whenever a slot frees while requests wait
      */
-    boolean newestFirst(long oldestAgeNanos, long timeoutMillis, long now) {
+    boolean newestFirst(long oldestAgeNanos, long timeoutMillis, LongSupplier clock) {
         return patience.pastHalf(oldestAgeNanos, timeoutMillis)
-                || goneAtAdmission && now - goneAtAdmissionAt < GONE_AT_ADMISSION_NANOS;
+                || goneAtAdmission && clock.getAsLong() - goneAtAdmissionAt < GONE_AT_ADMISSION_NANOS;
     }
 
     /** The clients' patience, nanoseconds, once known ({@link Patience#nanos()}); 0 before. */

@@ -15,9 +15,13 @@ package io.github.slingvt.http.internal.adaptive;
  * of the last second) plus two runnable per carrier ({@link #kept}): the limit is there to cap the work that competes
  * for the carriers, and a load whose requests wait 100 ms each needs 100 in flight per 1,000 answers a second,
  * whatever the CPU.</li>
- * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) while requests wait for admission
- * and at least half of the limit is used: the limit doubles. A load that mostly waits is never held back for longer
- * than a few readings, and one that the limit held too low recovers as fast.</li>
+ * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) for {@link #HEADROOM_READINGS}
+ * readings in a row while requests wait for admission and at least half of the limit is used: the limit doubles, and
+ * the next doubling needs as many readings again. A load that mostly waits is never held back for longer than a few
+ * tenths of a second per doubling, and one that the limit held too low recovers as fast. One reading is not enough:
+ * under a CPU-bound overload the queue is a snapshot that reads empty now and then, and the CPU load of one period
+ * dips below 85 % now and then, while the readings before and after are saturated; doubling on each such reading
+ * took the limit from about 30 to its ceiling in a minute, faster than the step-down could follow.</li>
  * <li>Otherwise it holds: between saturation and headroom lies the band where the carriers are busy and the queue is
  * short, the place the limit should stay.</li>
  * </ul>
@@ -44,11 +48,17 @@ public final class CarrierLimit {
     static final int WAITS_READINGS = 10;
     /** Saturated readings in a row before the limit falls: a burst shorter than a period does not count. */
     static final int SATURATED_READINGS = 2;
+    /**
+     * Readings with headroom in a row before the limit doubles (0.3 s): a lone reading with headroom between saturated
+     * ones is a snapshot of a busy scheduler, not room for twice the work.
+     */
+    static final int HEADROOM_READINGS = 3;
 
     private final int min;
     private final int max;
     private int limit;
     private int saturatedInARow;
+    private int headroomInARow;
     /** The requests that waited off the carriers at each of the last readings, a ring. */
     private final long[] waits = new long[WAITS_READINGS];
     private int nextWait;
@@ -116,6 +126,7 @@ public final class CarrierLimit {
         waits[nextWait] = waits(reading, running);
         nextWait = (nextWait + 1) % WAITS_READINGS;
         if (reading.saturated()) {
+            headroomInARow = 0;
             saturatedInARow++;
             // running > limit: the step before is not in force yet (requests admitted above it still finish).
             if (saturatedInARow >= SATURATED_READINGS && running <= limit) {
@@ -125,8 +136,11 @@ public final class CarrierLimit {
             return limit;
         }
         saturatedInARow = 0;
-        if (reading.headroom() && waiting > 0 && running * 2L >= limit) {
+        headroomInARow = reading.headroom() ? headroomInARow + 1 : 0;
+        if (headroomInARow >= HEADROOM_READINGS && waiting > 0 && running * 2L >= limit) {
             limit = (int) Math.min(max, limit * 2L);
+            // The next doubling is judged on readings taken with this limit in force.
+            headroomInARow = 0;
         }
         return limit;
     }

@@ -22,7 +22,9 @@ class AdaptiveAdmissionTest {
     void eachReadingMovesTheLimitByTheGatesCountsAndOnlyChangesAreHandedOn() {
         running.set(200);
         waiting.set(50);
-        admission.tick();
+        for (int i = 0; i < CarrierLimit.HEADROOM_READINGS; i++) {
+            admission.tick();
+        }
         assertThat(caps).containsExactly(400);
         waiting.set(0);
         admission.tick();

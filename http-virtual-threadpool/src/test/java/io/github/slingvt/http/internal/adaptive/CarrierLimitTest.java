@@ -137,7 +137,8 @@ class CarrierLimitTest {
     void aLoadThatMostlyWaitsIsNeverHeldBack() {
         // R = 1 s, 0.1 ms of CPU: 8,000 clients keep the carriers 40 % busy, about one runnable.
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 8)).as("doubles from 200 while requests wait")
+        // Six doublings from 200, three readings each: the ceiling in under two seconds.
+        assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 18)).as("doubles from 200 while requests wait")
                 .isEqualTo(10_000);
     }
 
@@ -149,7 +150,9 @@ class CarrierLimitTest {
             limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 1_000, 0);
         }
         assertThat(limit.limit()).isEqualTo(2_000);
-        limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 2_000, 500);
+        for (int i = 0; i < CarrierLimit.HEADROOM_READINGS; i++) {
+            limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.80), 2_000, 500);
+        }
         assertThat(limit.limit()).as("requests wait, the CPU has room: it grows").isEqualTo(4_000);
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
         limit.update(CarrierReading.ofCounts(CARRIERS, 2, 50, 0.97), 4_000, 500);
@@ -174,7 +177,7 @@ class CarrierLimitTest {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
         assertThat(settle(limit, 8_000, CPU_BOUND, 30)).isEqualTo(20);
         // The mix changes to requests that wait: the carriers have room, requests wait for admission.
-        assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 10)).isEqualTo(10_000);
+        assertThat(settle(limit, 8_000, new Mix(0.1, 999.9), 30)).isEqualTo(10_000);
         // And to a heavier mix than that: 1 ms of CPU and 19 ms of waiting, 38 wait at the carriers' 2 per ms.
         assertSettlesInTheBand(limit, new Mix(1, 19), 60, 42);
     }
@@ -194,12 +197,50 @@ class CarrierLimitTest {
     @Test
     void itGrowsOnlyWhileRequestsWaitAndHalfOfItIsUsed() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        limit.update(IDLE.reading(150), 150, 0);
+        for (int i = 0; i < 2 * CarrierLimit.HEADROOM_READINGS; i++) {
+            limit.update(IDLE.reading(150), 150, 0);
+        }
         assertThat(limit.limit()).as("nobody waits").isEqualTo(200);
         limit.update(IDLE.reading(50), 50, 10);
         assertThat(limit.limit()).as("a quarter used: what waits is not held back by the limit").isEqualTo(200);
         limit.update(IDLE.reading(100), 100, 10);
         assertThat(limit.limit()).isEqualTo(400);
+    }
+
+    @Test
+    void itDoublesAfterThreeReadingsWithHeadroomAndJudgesTheNextDoublingOnThreeMore() {
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
+        limit.update(IDLE.reading(200), 200, 100);
+        limit.update(IDLE.reading(200), 200, 100);
+        assertThat(limit.limit()).as("two readings with headroom").isEqualTo(200);
+        limit.update(IDLE.reading(200), 200, 100);
+        assertThat(limit.limit()).isEqualTo(400);
+        limit.update(IDLE.reading(400), 400, 100);
+        limit.update(IDLE.reading(400), 400, 100);
+        assertThat(limit.limit()).as("the readings before the doubling do not count again").isEqualTo(400);
+        limit.update(IDLE.reading(400), 400, 100);
+        assertThat(limit.limit()).isEqualTo(800);
+    }
+
+    @Test
+    void loneReadingsWithHeadroomInACpuBoundOverloadDoNotRaiseIt() {
+        // A CPU-bound overload at 30 running, 800 waiting for admission, the CPU busy: most readings are saturated,
+        // some in between show an empty queue (a snapshot) or a period of the CPU below 85 %, never three in a row.
+        // Doubling on each of them took the limit from about 30 to 10,000 within a minute.
+        CarrierReading saturated = CarrierReading.ofCounts(CARRIERS, 2, 28, 1.0);
+        CarrierReading emptySnapshot = CarrierReading.ofCounts(CARRIERS, 2, 1, 1.0);
+        CarrierReading cpuDip = CarrierReading.ofCounts(CARRIERS, 2, 6, 0.80);
+        CarrierReading band = CarrierReading.ofCounts(CARRIERS, 2, 2, 0.9);
+        CarrierReading[] minute = {saturated, emptySnapshot, saturated, cpuDip, band, emptySnapshot, emptySnapshot,
+            saturated, saturated, cpuDip, saturated, emptySnapshot};
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 30);
+        int highest = 0;
+        for (int i = 0; i < 600; i++) {
+            int running = limit.limit();
+            limit.update(minute[i % minute.length], running, 800);
+            highest = Math.max(highest, limit.limit());
+        }
+        assertThat(highest).as("the highest limit in a minute of such readings").isEqualTo(30);
     }
 
     @Test
@@ -218,7 +259,9 @@ class CarrierLimitTest {
         CarrierReading between = CarrierReading.ofCpuLoad(CARRIERS, 0.9);
         limit.update(between, 180, 1_000);
         assertThat(limit.limit()).as("between 85 and 95 %: hold").isEqualTo(180);
-        limit.update(CarrierReading.ofCpuLoad(CARRIERS, 0.5), 180, 1_000);
+        for (int i = 0; i < CarrierLimit.HEADROOM_READINGS; i++) {
+            limit.update(CarrierReading.ofCpuLoad(CARRIERS, 0.5), 180, 1_000);
+        }
         assertThat(limit.limit()).isEqualTo(360);
         limit.update(CarrierReading.ofCpuLoad(CARRIERS, -1), 360, 1_000);
         assertThat(limit.limit()).as("an unknown load is no headroom").isEqualTo(360);

@@ -13,8 +13,10 @@ from .sampling import proc_cpu_seconds
 
 WATCH_PERIOD_S = 2.0
 # patience_ms: the clients' patience the admission queue has learned (0: not yet, the queue timeout stands in).
+# carriers_mounted / carriers_queued: the virtual thread scheduler's counts at the read (JDK 24+; blank where the
+# status has none), what `auto`'s law reads: a limit that falls shows whether the carriers' queue held it down.
 WATCH_FIELDS = ["config", "workload", "fraction", "round", "second", "limit", "in_flight", "queued", "completed",
-                "cpu_pct", "patience_ms"]
+                "cpu_pct", "patience_ms", "carriers_mounted", "carriers_queued"]
 
 
 class Watch:
@@ -71,10 +73,13 @@ class Watch:
         pct = round(100 * (cpu - last_cpu) / (now - last_t), 1) \
             if cpu is not None and last_cpu is not None and now > last_t else ""
         self._last = (now, cpu)
+        scheduler = s.get("scheduler") or {}
         self.samples.append(dict(second=round(now - self._t0, 1), limit=s.get("concurrencyLimit", ""),
                                  in_flight=s.get("inFlight", ""), queued=s.get("queued", ""),
                                  completed=s.get("completed", ""), cpu_pct=pct,
-                                 patience_ms=s.get("clientPatienceMillis", "")))
+                                 patience_ms=s.get("clientPatienceMillis", ""),
+                                 carriers_mounted=scheduler.get("mountedVirtualThreadCount", ""),
+                                 carriers_queued=scheduler.get("queuedVirtualThreadCount", "")))
 
 
 def summary(watch, completed):

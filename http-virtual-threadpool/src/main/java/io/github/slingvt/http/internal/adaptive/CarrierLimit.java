@@ -18,10 +18,11 @@ package io.github.slingvt.http.internal.adaptive;
  * <li><b>Headroom</b> (at most half a carrier's worth queued, or the CPU below 85 %) for {@link #HEADROOM_READINGS}
  * readings in a row while requests wait for admission and at least half of the limit is used: the limit doubles, and
  * the next doubling needs as many readings again. A load that mostly waits is never held back for longer than a few
- * tenths of a second per doubling, and one that the limit held too low recovers as fast. One reading is not enough:
+ * tenths of a second per doubling; one that the limit held too low recovers as fast only while its readings show
+ * headroom three times in a row, more slowly where they alternate with saturated ones. One reading is not enough:
  * under a CPU-bound overload the queue is a snapshot that reads empty now and then, and the CPU load of one period
  * dips below 85 % now and then, while the readings before and after are saturated; doubling on each such reading
- * took the limit from about 30 to its ceiling in a minute, faster than the step-down could follow.</li>
+ * took the limit from about 30 to its ceiling within a minute, faster than the step-down could follow.</li>
  * <li>Otherwise it holds: between saturation and headroom lies the band where the carriers are busy and the queue is
  * short, the place the limit should stay.</li>
  * </ul>

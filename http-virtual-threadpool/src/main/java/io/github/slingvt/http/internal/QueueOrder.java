@@ -56,8 +56,18 @@ final class QueueOrder {
      *     gate's lock whenever a slot frees while requests wait
      */
     boolean newestFirst(long oldestAgeNanos, long timeoutMillis, LongSupplier clock) {
-        return patience.pastHalf(oldestAgeNanos, timeoutMillis)
-                || goneAtAdmission && clock.getAsLong() - goneAtAdmissionAt < GONE_AT_ADMISSION_NANOS;
+        if (patience.pastHalf(oldestAgeNanos, timeoutMillis)) {
+            return true;
+        }
+        if (!goneAtAdmission) {
+            return false;
+        }
+        if (clock.getAsLong() - goneAtAdmissionAt < GONE_AT_ADMISSION_NANOS) {
+            return true;
+        }
+        // The second is over: the clock is not read again until the next such find.
+        goneAtAdmission = false;
+        return false;
     }
 
     /** The clients' patience, nanoseconds, once known ({@link Patience#nanos()}); 0 before. */

@@ -152,7 +152,7 @@ final class AdmissionGate {
                 displaced = waiting.removeFirst();
             }
             if (waiting.size() < maxQueued) {
-                order.arrived(clock.getAsLong());
+                order.arrived(clock.getAsLong(), waiting.size());
                 waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
                 waiting.add(waiter);
                 anyWaiting = true;

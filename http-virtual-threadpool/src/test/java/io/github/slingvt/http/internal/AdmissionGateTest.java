@@ -488,6 +488,44 @@ class AdmissionGateTest {
     }
 
     @Test
+    void newestFirstOnceTheOldestWaitedASecondWhileTheQueueGrows() throws Exception {
+        gate.setLimits(1, 1000, 60_000);
+        enter("a");
+        for (int i = 0; i < 30; i++) {
+            enter("old" + i); // thirty join in one second and none leaves: an overload
+        }
+        nextWindow();
+        enter("new");
+        gate.exit();
+        assertThat(events).as("the oldest waited less than a second: in order").last().isEqualTo("admit old0");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(QueueOrder.GROWING_AGE_NANOS) + 100);
+        gate.exit();
+        assertThat(events).as("far from half of the 60 s timeout, but the queue grows").last().isEqualTo("admit new");
+    }
+
+    @Test
+    void aLevelQueueIsServedInOrderHoweverLongItsOldestWaited() throws Exception {
+        gate.setLimits(1, 1000, 60_000);
+        enter("a");
+        for (int i = 0; i < 30; i++) {
+            enter("old" + i);
+        }
+        nextWindow();
+        for (int i = 0; i < 30; i++) {
+            gate.exit(); // a closed loop: each answer brings the next request
+            enter("next" + i);
+        }
+        assertThat(events).as("growing, but nobody waited a second yet").filteredOn(e -> e.startsWith("admit old"))
+                .hasSize(30).first().isEqualTo("admit old0");
+        assertThat(events).last().isEqualTo("admit old29");
+        nextWindow();
+        enter("last");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(QueueOrder.GROWING_AGE_NANOS) + 100);
+        gate.exit();
+        assertThat(events).as("the queue stayed level over the last second").last().isEqualTo("admit next0");
+    }
+
+    @Test
     void aFullQueueServingTheNewestFirstRefusesItsOldestInsteadOfTheNewcomer() throws Exception {
         gate.setLimits(1, 2, 300);
         enter("a");

@@ -24,8 +24,14 @@ package io.github.slingvt.http.internal.adaptive;
  * under a CPU-bound overload the queue is a snapshot that reads empty now and then, and the CPU load of one period
  * dips below 85 % now and then, while the readings before and after are saturated; doubling on each such reading
  * took the limit from about 30 to its ceiling within a minute, faster than the step-down could follow.</li>
- * <li>Otherwise it holds: between saturation and headroom lies the band where the carriers are busy and the queue is
- * short, the place the limit should stay.</li>
+ * <li><b>Some room</b> ({@link CarrierReading#spare()}: not saturated, and headroom or the machine's CPU below 95 %)
+ * for {@link #SPARE_READINGS} readings in a row, the last without headroom, while requests wait for admission and
+ * at least half of the limit is used: the limit rises by the inverse of {@link #STEP_DOWN}, the mirror of a
+ * step-down. Between 85 % and 95 % the carriers are busy and their queue is short; a limit held there for good left
+ * 3-7 % of the machine's CPU unused while requests waited (R = 1 s, C = 4,000). Raised a tenth at a time, the limit
+ * climbs until the readings saturate and the step-down takes it back: it stays at the edge of saturation, where
+ * unbounded admission runs.</li>
+ * <li>Otherwise it holds: the CPU is saturated with a short queue, or its load is unknown.</li>
  * </ul>
  * An estimate of the right concurrency from one reading (running &times; target runnable / runnable) is deliberately
  * not used: with the CPU saturated the runnable count is a backlog, the estimate undershoots, the carriers run dry and
@@ -65,11 +71,18 @@ public final class CarrierLimit {
      */
     static final int HEADROOM_READINGS = 3;
 
+    /**
+     * Readings with some room in a row before the limit rises by a tenth (0.3 s). Under a CPU-bound overload a reading
+     * between saturated ones may show some room (the CPU load of one period dips); it takes three in a row.
+     */
+    static final int SPARE_READINGS = 3;
+
     private final int min;
     private final int max;
     private int limit;
     private int saturatedInARow;
     private int headroomInARow;
+    private int spareInARow;
     /** The requests that waited off the carriers at each of the last readings, a ring. */
     private final long[] waits = new long[WAITS_READINGS];
     private int nextWait;
@@ -140,6 +153,7 @@ public final class CarrierLimit {
         nextWait = (nextWait + 1) % WAITS_READINGS;
         if (reading.saturated()) {
             headroomInARow = 0;
+            spareInARow = 0;
             saturatedInARow++;
             // running > limit: the step before is not in force yet (requests admitted above it still finish).
             if (saturatedInARow >= SATURATED_READINGS && running <= limit) {
@@ -150,11 +164,22 @@ public final class CarrierLimit {
         }
         saturatedInARow = 0;
         headroomInARow = reading.headroom() ? headroomInARow + 1 : 0;
-        if (headroomInARow >= HEADROOM_READINGS && waiting > 0 && running * 2L >= limit) {
-            limit = (int) Math.min(max, limit * 2L);
-            // The next doubling is judged on readings taken with this limit in force.
-            headroomInARow = 0;
+        spareInARow = reading.spare() ? spareInARow + 1 : 0;
+        if (waiting <= 0 || running * 2L < limit) {
+            return limit;
         }
+        if (headroomInARow >= HEADROOM_READINGS) {
+            limit = (int) Math.min(max, limit * 2L);
+        } else if (spareInARow >= SPARE_READINGS && !reading.headroom()) {
+            // limit / STEP_DOWN rounded up, in integers: 180 -> 200 undoes 200 -> 180. A reading with headroom waits
+            // for the doubling its run may bring instead.
+            limit = (int) Math.min(max, limit + (limit + 8L) / 9);
+        } else {
+            return limit;
+        }
+        // The next raise is judged on readings taken with this limit in force.
+        headroomInARow = 0;
+        spareInARow = 0;
         return limit;
     }
 }

@@ -15,7 +15,7 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
     static final int QUEUED_PER_CARRIER_SATURATED = 1;
     /** On JDK 21-23: the machine's CPU at or above this is saturation. */
     static final double CPU_SATURATED = 0.95;
-    /** Below this, the CPU has room for more (between the two: hold). */
+    /** Below this, the CPU has room for more (between the two: some room, {@link #spare()}). */
     static final double CPU_HEADROOM = 0.85;
 
     /** From the scheduler's counts (JDK 24+), the CPU load unknown. */
@@ -49,5 +49,14 @@ public record CarrierReading(boolean counts, int parallelism, long mounted, long
     public boolean headroom() {
         boolean cpuRoom = cpuLoad >= 0 && cpuLoad < CPU_HEADROOM;
         return counts ? queued * 2 <= parallelism || cpuRoom : cpuRoom;
+    }
+
+    /**
+     * Some room, less than headroom: not saturated, and either headroom or the CPU known to be below saturation. Between
+     * 85 % and 95 % the machine still has CPU to give while a short queue waits for the carriers; an unknown load is no
+     * room.
+     */
+    public boolean spare() {
+        return !saturated() && (headroom() || (cpuLoad >= 0 && cpuLoad < CPU_SATURATED));
     }
 }

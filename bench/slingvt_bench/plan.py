@@ -43,8 +43,8 @@ CONFIGS = {
     "vt-adaptive": dict(
         desc="Sling VT virtual mode, maxConcurrentRequests=auto (admission by the carriers: 0.9 x the running requests, "
              "never below those waiting off the carriers + 2 per carrier, while carriers and CPU are saturated, "
-             "doubling with headroom, 20..10000, starts at 200; FIFO queue up to clientTimeout 60 s, abandoned "
-             "clients dropped, adaptive LIFO once waiting clients keep leaving)",
+             "doubling with headroom, a ninth up with some room (CPU 85-95 %), 20..10000, starts at 200; FIFO queue "
+             "up to clientTimeout 60 s, abandoned clients dropped, adaptive LIFO once waiting clients keep leaving)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
     "vt-adaptive-twin": dict(
         desc="a second vt-adaptive instance, identical: the A/A control of the full run (the machine's run-to-run "

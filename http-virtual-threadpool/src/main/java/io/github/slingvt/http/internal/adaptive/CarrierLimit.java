@@ -28,7 +28,7 @@ package io.github.slingvt.http.internal.adaptive;
  * for {@link #SPARE_READINGS} readings in a row, the last without headroom, while requests wait for admission and
  * at least half of the limit is used: the limit rises by the inverse of {@link #STEP_DOWN}, the mirror of a
  * step-down. Between 85 % and 95 % the carriers are busy and their queue is short; a limit held there for good left
- * 3-7 % of the machine's CPU unused while requests waited (R = 1 s, C = 4,000). Raised a tenth at a time, the limit
+ * 3-7 % of the machine's CPU unused while requests waited (R = 1 s, C = 4,000). Raised a ninth at a time, the limit
  * climbs until the readings saturate and the step-down takes it back: it stays at the edge of saturation, where
  * unbounded admission runs.</li>
  * <li>Otherwise it holds: the CPU is saturated with a short queue, or its load is unknown.</li>
@@ -72,7 +72,7 @@ public final class CarrierLimit {
     static final int HEADROOM_READINGS = 3;
 
     /**
-     * Readings with some room in a row before the limit rises by a tenth (0.3 s). Under a CPU-bound overload a reading
+     * Readings with some room in a row before the limit rises by a ninth (0.3 s). Under a CPU-bound overload a reading
      * between saturated ones may show some room (the CPU load of one period dips); it takes three in a row.
      */
     static final int SPARE_READINGS = 3;

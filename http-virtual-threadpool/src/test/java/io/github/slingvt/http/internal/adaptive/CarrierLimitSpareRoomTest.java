@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The law of {@code maxConcurrentRequests=auto} between headroom and saturation, on two carriers: the machine's CPU
  * between 85 % and 95 % with a short queue for the carriers. A limit held there for good left CPU unused while
- * requests waited for admission; it rises by a tenth after three such readings and stays at the edge of saturation.
+ * requests waited for admission; it rises by a ninth (the inverse of a step-down) after three such readings and
+ * stays at the edge of saturation.
  */
 class CarrierLimitSpareRoomTest {
 
@@ -20,7 +21,7 @@ class CarrierLimitSpareRoomTest {
     private static final CarrierReading EMPTY_SNAPSHOT = CarrierReading.ofCounts(CARRIERS, 2, 1, 1.0);
 
     @Test
-    void betweenHeadroomAndSaturationItRisesByATenthAfterThreeReadings() {
+    void betweenHeadroomAndSaturationItRisesByANinthAfterThreeReadings() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 180);
         limit.update(BAND, 180, 500);
         limit.update(BAND, 180, 500);
@@ -103,7 +104,7 @@ class CarrierLimitSpareRoomTest {
     }
 
     @Test
-    void onJdk21TheCpuLoadBetween85And95RaisesItByATenth() {
+    void onJdk21TheCpuLoadBetween85And95RaisesItByANinth() {
         CarrierLimit limit = new CarrierLimit(200, 10_000, 400);
         CarrierReading between = CarrierReading.ofCpuLoad(CARRIERS, 0.9);
         for (int i = 0; i < 3; i++) {

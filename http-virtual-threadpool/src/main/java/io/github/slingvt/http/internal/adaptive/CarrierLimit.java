@@ -27,10 +27,9 @@ package io.github.slingvt.http.internal.adaptive;
  * <li><b>Some room</b> ({@link CarrierReading#spare()}: not saturated, and headroom or the machine's CPU below 95 %)
  * for {@link #SPARE_READINGS} readings in a row, the last without headroom, while requests wait for admission and
  * at least half of the limit is used: the limit rises by the inverse of {@link #STEP_DOWN}, the mirror of a
- * step-down. Between 85 % and 95 % the carriers are busy and their queue is short; a limit held there for good left
- * 3-7 % of the machine's CPU unused while requests waited (R = 1 s, C = 4,000). Raised a ninth at a time, the limit
- * climbs until the readings saturate and the step-down takes it back: it stays at the edge of saturation, where
- * unbounded admission runs.</li>
+ * step-down. Between 85 % and 95 % the carriers are busy and their queue is short; a limit held there for good
+ * keeps requests waiting for admission while the machine still has CPU to give. Raised a ninth at a time, the limit
+ * climbs until the readings saturate and the step-down takes it back: it stays near the edge of saturation.</li>
  * <li>Otherwise it holds: the CPU is saturated with a short queue, or its load is unknown.</li>
  * </ul>
  * An estimate of the right concurrency from one reading (running &times; target runnable / runnable) is deliberately

@@ -137,6 +137,14 @@ public final class CarrierLimit {
     }
 
     /**
+     * {@code limit / STEP_DOWN} rounded up, at least one more: 180 becomes 200 again after a step-down from 200. The
+     * quotient is nudged down first, since 180 / 0.9 is 200.00000000000003 in floating point.
+     */
+    static long riseUndoingAStepDown(int limit) {
+        return Math.max(limit + 1L, (long) Math.ceil(limit / STEP_DOWN - 1e-9));
+    }
+
+    /**
      * One reading of the carriers.
      *
      * @param reading the carriers now, {@code null} when they could not be read (the limit holds)
@@ -162,17 +170,17 @@ public final class CarrierLimit {
             return limit;
         }
         saturatedInARow = 0;
-        headroomInARow = reading.headroom() ? headroomInARow + 1 : 0;
+        boolean headroom = reading.headroom();
+        headroomInARow = headroom ? headroomInARow + 1 : 0;
         spareInARow = reading.spare() ? spareInARow + 1 : 0;
         if (waiting <= 0 || running * 2L < limit) {
             return limit;
         }
         if (headroomInARow >= HEADROOM_READINGS) {
             limit = (int) Math.min(max, limit * 2L);
-        } else if (spareInARow >= SPARE_READINGS && !reading.headroom()) {
-            // limit / STEP_DOWN rounded up, in integers: 180 -> 200 undoes 200 -> 180. A reading with headroom waits
-            // for the doubling its run may bring instead.
-            limit = (int) Math.min(max, limit + (limit + 8L) / 9);
+        } else if (spareInARow >= SPARE_READINGS && !headroom) {
+            // A reading with headroom waits for the doubling its run may bring instead.
+            limit = (int) Math.min(max, riseUndoingAStepDown(limit));
         } else {
             return limit;
         }

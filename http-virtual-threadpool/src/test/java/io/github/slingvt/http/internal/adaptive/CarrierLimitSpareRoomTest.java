@@ -20,32 +20,37 @@ class CarrierLimitSpareRoomTest {
     /** The queue read empty at this instant (headroom by the queue), the CPU busy. */
     private static final CarrierReading EMPTY_SNAPSHOT = CarrierReading.ofCounts(CARRIERS, 2, 1, 1.0);
 
+    /** {@code times} readings of {@code reading} with {@code running} admitted and {@code waiting} waiting. */
+    private static int read(CarrierLimit limit, CarrierReading reading, int running, int waiting, int times) {
+        for (int i = 0; i < times; i++) {
+            limit.update(reading, running, waiting);
+        }
+        return limit.limit();
+    }
+
     @Test
     void betweenHeadroomAndSaturationItRisesByANinthAfterThreeReadings() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 180);
-        limit.update(BAND, 180, 500);
-        limit.update(BAND, 180, 500);
-        assertThat(limit.limit()).as("two readings with some room").isEqualTo(180);
-        limit.update(BAND, 180, 500);
-        assertThat(limit.limit()).as("the inverse of a step-down: 180 / 0.9").isEqualTo(200);
-        limit.update(BAND, 200, 500);
-        limit.update(BAND, 200, 500);
-        assertThat(limit.limit()).as("the readings before the raise do not count again").isEqualTo(200);
-        limit.update(BAND, 200, 500);
-        assertThat(limit.limit()).as("200 / 0.9, rounded up").isEqualTo(223);
+        assertThat(read(limit, BAND, 180, 500, 2)).as("two readings with some room").isEqualTo(180);
+        assertThat(read(limit, BAND, 180, 500, 1)).as("the inverse of a step-down: 180 / 0.9").isEqualTo(200);
+        assertThat(read(limit, BAND, 200, 500, 2)).as("the readings before the raise do not count again")
+                .isEqualTo(200);
+        assertThat(read(limit, BAND, 200, 500, 1)).as("200 / 0.9, rounded up").isEqualTo(223);
+    }
+
+    @Test
+    void aRiseUndoesAStepDownAndAlwaysAddsOne() {
+        assertThat(CarrierLimit.riseUndoingAStepDown(180)).isEqualTo(200);
+        assertThat(CarrierLimit.riseUndoingAStepDown(9_000)).isEqualTo(10_000);
+        assertThat(CarrierLimit.riseUndoingAStepDown(20)).isEqualTo(23);
+        assertThat(CarrierLimit.riseUndoingAStepDown(1)).isEqualTo(2);
     }
 
     @Test
     void itRisesOnlyWhileRequestsWaitAndHalfOfItIsUsed() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 180);
-        for (int i = 0; i < 10; i++) {
-            limit.update(BAND, 180, 0);
-        }
-        assertThat(limit.limit()).as("nobody waits for admission").isEqualTo(180);
-        for (int i = 0; i < 10; i++) {
-            limit.update(BAND, 80, 500);
-        }
-        assertThat(limit.limit()).as("fewer than half of the limit run").isEqualTo(180);
+        assertThat(read(limit, BAND, 180, 0, 10)).as("nobody waits for admission").isEqualTo(180);
+        assertThat(read(limit, BAND, 80, 500, 10)).as("fewer than half of the limit run").isEqualTo(180);
         limit.update(BAND, 180, 500);
         assertThat(limit.limit()).as("the readings with some room counted all along").isEqualTo(200);
     }

@@ -26,13 +26,15 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Max concurrent requests",
-            description = "Virtual mode only. auto (the default): admission by the carrier threads: every request is "
-                    + "admitted while the carriers have room; when runnable virtual threads wait for a carrier, the "
-                    + "limit steps down to 0.9 x the running requests while the CPU is busy too, never below the "
-                    + "requests that wait off the carriers plus two per carrier (between the adaptive min and max "
-                    + "limits), and the rest wait, first in first out, up to the client timeout; a waiting "
-                    + "request whose client closed the connection is dropped, and when the oldest has waited half of the "
-                    + "clients' patience the newest go first. unbounded (or 0): every request gets its "
+            description = "Virtual mode only. auto (the default): admission by the carrier threads, starting at 200: "
+                    + "when runnable virtual threads wait for a carrier while the CPU is busy too, the limit steps down "
+                    + "to 0.9 x the running requests, never below the requests that wait off the carriers plus a "
+                    + "runnable margin (two per carrier and three per square root of those waits); while requests wait "
+                    + "for admission and the carriers have room, it doubles, and while they have some room (CPU below "
+                    + "95 %) it rises by a ninth; always between the adaptive min and max limits. The rest wait, first "
+                    + "in first out, up to the client timeout; a waiting request whose client closed the connection is "
+                    + "dropped, and while the queue grows or its oldest has waited half of the clients' patience the "
+                    + "newest go first. unbounded (or 0): every request gets its "
                     + "virtual thread at once, also when the carriers are saturated. A number from 1 to 1000000: a "
                     + "request is admitted before its virtual thread is created, so running requests and live request "
                     + "threads never exceed this number; others wait in a bounded queue (queue timeout). With Oak on a "

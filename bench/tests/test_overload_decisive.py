@@ -60,6 +60,22 @@ class DecisivePointsTest(unittest.TestCase):
         self.assertEqual(dec.decisive_points([dict(r, failed="") for r in failed], 3), [("page", 2.0)])
         self.assertEqual(dec.decisive_points(capped + lost_nothing + failed, 3), [])
 
+    def test_a_reference_out_of_connections_leaves_the_default_its_own_capacity_target(self):
+        # full-2026-12-05, page 130 %: vt-adaptive 86 % of its own capacity (goal 90 %) with connections to spare,
+        # kernel-200's all held. The comparisons with kernel-200 would measure its client's cap again; the share of
+        # its own capacity involves no kernel-200 and gets its rounds.
+        rows = point("page", 1.3, (2085.5, 2352.7), (2064.7, 1144.7), (1599.0, 1969.1), own=2465.3, rate=2436.1,
+                     connections=8000)
+        held = {"vt-adaptive": "4592", "vt-adaptive-twin": "4619", "kernel-200": "9018"}
+        rows = [dict(r, held_median=held[r["config"]], cut_off="2600") for r in rows]
+        self.assertEqual(dec.decisive_points(rows, 3), [("page", 1.3)])
+        # At its own capacity, the same point leaves only the comparisons with the capped kernel-200: none decisive.
+        at_own = [dict(r, ok_per_s="2436.1", losses="0") if r["config"] != "kernel-200" else r for r in rows]
+        self.assertEqual(dec.decisive_points(at_own, 3), [])
+        # Its own client capped as well: nothing more rounds could settle.
+        both = [dict(r, held_median="7990") for r in rows]
+        self.assertEqual(dec.decisive_points(both, 3), [])
+
     def test_a_p99_with_both_at_the_clients_timeout_is_not_decisive(self):
         # Every request in time (no throughput round can do better) but p99: 9,930 vs 9,900 ms, 0.3 % behind with
         # twins 1 % apart. Both at the timeout (overload_open_report.at_timeout): another round measures it again.

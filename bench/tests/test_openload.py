@@ -2,6 +2,7 @@
 import os
 import tempfile
 import unittest
+from unittest import mock
 
 from slingvt_bench import openload
 
@@ -16,6 +17,24 @@ class OpenLoadTest(unittest.TestCase):
         self.assertEqual(openload.capacity(rows, "a", "w"), 1200.0)
         self.assertEqual(openload.capacity(rows, "b", "w"), 300.0)
         self.assertIsNone(openload.capacity(rows, "c", "w"))
+
+    def test_oha_built_once_in_the_users_cache_serves_every_checkout_before_a_checkouts_own(self):
+        def executable(path):
+            os.makedirs(os.path.dirname(path))
+            with open(path, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(path, 0o755)
+
+        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as root, \
+                mock.patch.dict(os.environ, {"XDG_CACHE_HOME": cache}), \
+                mock.patch.object(openload.shutil, "which", return_value=None):
+            mine = os.path.join(root, ".sling-vt", "tools", "bin", "oha")
+            executable(mine)
+            self.assertEqual(openload.ensure_oha(root, print), mine)
+            shared = os.path.join(cache, "sling-vt", f"oha-{openload.OHA_VERSION}", "bin", "oha")
+            executable(shared)
+            self.assertEqual(openload.ensure_oha(root, print), shared)
+            self.assertEqual(openload.ensure_oha(os.path.join(root, "another-clone"), print), shared)
 
     def test_connections_cover_twice_r_plus_half_a_second_and_at_least_64(self):
         self.assertEqual(openload.connections(1000, 100, 20000), 700)

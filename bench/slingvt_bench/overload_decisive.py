@@ -21,10 +21,10 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     either side (a narrow "met" gets the rounds as a narrow miss does, as in verdicts.decisive_points). Left out: a
     failed point (missed whatever the rounds say), a point where v's client ran out of connections (connection_bound),
     the comparisons with ref where ref's client did (another round measures the same cap; v's share of its own
-    capacity involves no ref and keeps its rounds: full-2026-12-05 left page 130 % at one round, 86 % of its own capacity
-    against a goal of 90 %, because kernel-200's connections were all taken), a throughput goal v met having lost nothing (it answered
-    every request in time: no round can do better; the analogue of verdicts.at_bound), and a p99 comparison with
-    both p99s at the client's timeout (at_timeout: every round measures the timeout)."""
+    capacity involves no ref and keeps its rounds: full-2026-12-05 left page 130 % at one round, 86 % of its own
+    capacity against a goal of 90 %, because kernel-200's connections were all taken), a throughput goal v met having
+    lost nothing (it answered every request in time: no round can do better; the analogue of verdicts.at_bound), and
+    a p99 comparison with both p99s at the client's timeout (at_timeout: every round measures the timeout)."""
     by, gaps = index(rows), {}
     for (cf, w, fr), a in by.items():
         k = by.get((ref, w, fr))

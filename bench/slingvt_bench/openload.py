@@ -51,11 +51,11 @@ def ensure_oha(root, log):
     path = shutil.which("oha")
     if path:
         return path
-    for tools in (shared_tools(), os.path.join(root, ".sling-vt", "tools")):
-        if os.access(os.path.join(tools, "bin", "oha"), os.X_OK):
-            return os.path.join(tools, "bin", "oha")
     tools = shared_tools()
     local = os.path.join(tools, "bin", "oha")
+    for built in (local, os.path.join(root, ".sling-vt", "tools", "bin", "oha")):
+        if os.access(built, os.X_OK):
+            return built
     cargo = shutil.which("cargo") or os.path.expanduser("~/.cargo/bin/cargo")
     if not os.access(cargo, os.X_OK):
         raise OpenLoadError(f"the open-model latency needs oha {OHA_VERSION}: install Rust's cargo (then the "

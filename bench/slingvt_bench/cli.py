@@ -43,7 +43,8 @@ def main():
                     help="after the grid, measure the decisive points (a target's ratio within 15 %% or twice the A/A "
                          "spread of its goal) again until they have this many rounds (full run: 3; 1 = off)")
     ap.add_argument("--decisive-points", type=int, default=None,
-                    help="at most this many decisive points get the extra rounds, closest to their goal first")
+                    help="at most this many decisive points get the extra rounds: shortfalls first, then leads, "
+                         "each closest to its goal first")
     ap.add_argument("--points", help="comma-separated WORKLOAD:C pairs: measure only these points of the plan "
                     "(e.g. repo200:8000,page:4000)")
     ap.add_argument("--append", metavar="DIR", help="add rounds to the run in DIR (its results.csv and meta.json): "

@@ -95,17 +95,20 @@ class VerdictTest(unittest.TestCase):
         older = ["kernel-200", "kernel-1000", "vt-unbounded", "vt-unbounded-twin"]
         self.assertEqual(decisive_configs(older, "page", 100, "vt-unbounded"), older)  # the judged one itself
 
-    def test_decisive_points_are_those_close_to_a_goal_closest_first(self):
+    def test_decisive_points_are_those_close_to_a_goal_shortfalls_first_then_closest_first(self):
         def pt(w, c, vt, k200, felix):
             return [dict(config=cf, workload=w, concurrency=str(c), round="1", rps_steady=str(t), rps="")
                     for cf, t in (("vt-unbounded", vt), ("kernel-200", k200), ("felix-virtual", felix))]
         rows = (pt("R10ms", 1000, 200, 100, 105)      # 2x both: settled
-                + pt("repo200", 8000, 95, 100, 50)    # 0.95x kernel-200: close
-                + pt("page", 4000, 110, 100, 108)     # 1.10x kernel-200, 1.02x felix: closer
+                + pt("repo200", 8000, 95, 100, 50)    # 0.95x kernel-200: short of its goal
+                + pt("page", 4000, 110, 100, 108)     # 1.10x kernel-200, 1.02x felix: closer, but ahead
+                + pt("page", 8000, 104, 100, 300)     # 1.04x kernel-200: ahead, further
                 + pt("R100ms", 100, 300, 100, 200))   # 1.5x felix: settled
-        grid = [("R10ms", 1000), ("repo200", 8000), ("page", 4000), ("R100ms", 100)]
-        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6), [("page", 4000), ("repo200", 8000)])
-        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 1), [("page", 4000)])
+        grid = [("R10ms", 1000), ("repo200", 8000), ("page", 4000), ("page", 8000), ("R100ms", 100)]
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 6),
+                         [("repo200", 8000), ("page", 4000), ("page", 8000)])
+        # A budget of one goes to the shortfall: one round short beyond the spread would be judged missed.
+        self.assertEqual(decisive_points(Data(rows), grid, "vt-unbounded", 2, 1), [("repo200", 8000)])
 
     def test_a_point_every_configuration_took_to_littles_bound_is_decisive_only_where_the_default_trails(self):
         def pt(w, c, vt, k200):

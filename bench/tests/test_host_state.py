@@ -181,6 +181,17 @@ class OwnCapacityHostStateTest(unittest.TestCase):
         self.assertEqual(measured, "516.4 of min(offered 1,033.2, own 865.5 in another host state)/s = 60 %")
         self.assertEqual(verdict, HOST_UNDECIDED)
 
+    def test_a_closed_row_its_clients_bounded_does_not_stand_for_the_capacity(self):
+        # full-2026-12-05b, page 130 %: only C=100 (982.3 of C/R 1,000/s) was in the round's state; it judged 218 %.
+        bound = dict(row("vt-adaptive", 965.4, 3, DEAR, c=100), little_bound_rps="1000.0")
+        closed = [row("vt-adaptive", 865.5, 3, CHEAP), bound]
+        measured, verdict = self.verdict(self.rows(DEAR), closed)
+        self.assertEqual(measured, "516.4 of min(offered 1,033.2, own 865.5 in another host state)/s = 60 %")
+        self.assertEqual(verdict, HOST_UNDECIDED)
+        below = dict(bound, little_bound_rps="2000.0")  # half of C/R: the server bounded it
+        measured, _ = self.verdict(self.rows(DEAR), [closed[0], below])
+        self.assertEqual(measured, "516.4 of min(offered 1,033.2, own 965.4 in this host state)/s = 53 %")
+
     def test_answering_nine_tenths_of_the_offered_rate_is_met_whatever_state_the_capacity_was_measured_in(self):
         # focused run overload-held-2026-12-02, R100ms 200 %: 3,146.3 of 3,146.4/s offered in time, the capacity of
         # 3,190.3/s measured in another host state: no capacity could raise the share above 100 %.

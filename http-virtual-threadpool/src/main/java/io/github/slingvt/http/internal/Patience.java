@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * window before and the window after it had departures too, and the window after brought at least as many new
  * waiting requests as there were departures; a window without any event counts as one without either.
  * <p>
+ * The same judgement tells whether clients keep leaving now ({@link #leavingSteadily}): the last window judged passed
+ * it, no more than {@link #STEADY_NANOS} ago.
+ * <p>
  * Not thread-safe: the admission gate calls it under its lock.
  */
 final class Patience {
@@ -25,6 +28,11 @@ final class Patience {
     static final int SAMPLES = 10;
     /** The window by which departures of waiting clients are counted and judged. */
     static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long the last judgement that clients keep leaving holds: a window is judged at the first event after it
+     * ends, about once a second while requests keep coming; an older judgement means the queue has been quiet.
+     */
+    static final long STEADY_NANOS = 2 * WINDOW_NANOS;
 
     private long windowStart;
     private boolean started;
@@ -39,6 +47,9 @@ final class Patience {
     private double pendingAgeNanos;
     private double patienceNanos;
     private int learned;
+    /** Whether the last window judged had steady departures, and when it was judged. */
+    private boolean steady;
+    private long steadyAt;
 
     /** A request began to wait at {@code now} (nanoseconds of the gate's clock). */
     void arrived(long now) {
@@ -71,6 +82,14 @@ final class Patience {
         return ageNanos > limit / 2;
     }
 
+    /**
+     * Whether clients keep leaving while others keep arriving: the departures of the last window judged counted,
+     * judged no more than {@link #STEADY_NANOS} before {@code now}. A crowd that leaves together never is.
+     */
+    boolean leavingSteadily(long now) {
+        return steady && now - steadyAt < STEADY_NANOS;
+    }
+
     /** The moving average so far, known or not. */
     double seenNanos() {
         return patienceNanos;
@@ -85,7 +104,9 @@ final class Patience {
         if (now - windowStart < WINDOW_NANOS) {
             return;
         }
-        if (pending > 0 && earlier > 0 && departures > 0 && arrivals >= pending) {
+        steady = pending > 0 && earlier > 0 && departures > 0 && arrivals >= pending;
+        steadyAt = now;
+        if (steady) {
             learn(pending, pendingAgeNanos / pending);
         }
         if (now - windowStart < 2 * WINDOW_NANOS) {

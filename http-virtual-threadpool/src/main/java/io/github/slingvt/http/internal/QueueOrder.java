@@ -8,12 +8,17 @@ import java.util.function.LongSupplier;
  * oldest waits outlast their clients; then the newest first (adaptive LIFO, Facebook's "Fail at Scale"), because the
  * newest still have their clients and the oldest are about to lose theirs whatever the order. Three signs tell it:
  * <ul>
- * <li>the oldest waiter has waited more than {@link #GROWING_AGE_NANOS} while the queue grows ({@link QueueGrowth}):
+ * <li>the oldest waiter has waited more than {@link #GROWING_AGE_NANOS} while the queue grows ({@link QueueGrowth})
+ * or while waiting clients keep leaving ({@link Patience#leavingSteadily}):
  * requests arrive faster than the server answers, so that first in, first out would answer every newcomer later than
  * the one before until the waits reach the clients' patience; the newest first answer most within a second and leave
  * the oldest to the clients that are about to go. Without this, an overload was served first in, first out until its
  * oldest waiter reached half the patience, and the p99 of the answers was that half (5.3-5.5 s at repo200 130 % and
- * 200 % in full-2026-12-04, decision 0045). A closed loop keeps its queue level once its clients are connected;</li>
+ * 200 % in full-2026-12-04, decision 0045). Once the oldest of an overload leave, the queue stops growing and stands
+ * at thousands; served first in, first out until half the patience, the p99 of the answers was that half again
+ * (5.1 s at page 130 %, where a pool of 200 answered its own in 1.0 s: full-2026-12-05c, decision 0049). Clients that
+ * keep leaving say the same as a growing queue: the oldest waits outlast them. A closed loop keeps its queue level
+ * once its clients are connected, and none of them leaves;</li>
  * <li>the oldest waiter has waited more than half of the clients' patience: of the queue timeout, or of the age at
  * which clients keep leaving while others arrive once that is known ({@link Patience}, learned over three seconds);
  * </li>
@@ -70,12 +75,16 @@ final class QueueOrder {
      *
      * @param oldestAgeNanos how long the oldest waiter has waited
      * @param timeoutMillis the queue timeout, the clients' patience while none is learned
-     * @param clock the gate's clock, read only once a waiter was found gone as it was admitted: this runs under the
-     *     gate's lock whenever a slot frees while requests wait
+     * @param clock the gate's clock, read only when the oldest waited more than a second in a queue that does not
+     *     grow, or once a waiter was found gone as it was admitted: this runs under the gate's lock whenever a slot
+     *     frees while requests wait
      */
     boolean newestFirst(long oldestAgeNanos, long timeoutMillis, LongSupplier clock) {
-        if (patience.pastHalf(oldestAgeNanos, timeoutMillis)
-                || (oldestAgeNanos > GROWING_AGE_NANOS && growth.growing())) {
+        if (patience.pastHalf(oldestAgeNanos, timeoutMillis)) {
+            return true;
+        }
+        if (oldestAgeNanos > GROWING_AGE_NANOS
+                && (growth.growing() || patience.leavingSteadily(clock.getAsLong()))) {
             return true;
         }
         if (!goneAtAdmission) {

@@ -526,6 +526,38 @@ class AdmissionGateTest {
     }
 
     @Test
+    void newestFirstOnceTheOldestWaitedASecondWhileClientsKeepLeavingAQueueThatStandsLevel() throws Exception {
+        gate.setLimits(1, 1000, 60_000);
+        enter("a");
+        for (int i = 0; i < 30; i++) {
+            enter("old" + i);
+        }
+        List<HandWatch> leaving = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            leaving.add(enterWatched("leaves" + i));
+        }
+        // Second after second one waiting client leaves and one new request joins: the queue stands level.
+        for (int second = 0; second < 3; second++) {
+            nextWindow();
+            leave(leaving.get(second));
+            enter("next" + second);
+        }
+        nextWindow();
+        enter("new");
+        gate.exit();
+        assertThat(events).as("the oldest waited less than a second: in order").last().isEqualTo("admit old0");
+        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(QueueOrder.GROWING_AGE_NANOS) + 100);
+        gate.exit();
+        assertThat(events).as("level and far from half of the 60 s timeout, but clients keep leaving")
+                .last().isEqualTo("admit new");
+        assertThat(gate.patienceMillis(true)).as("three departures are no patience yet").isZero();
+        nextWindow();
+        enter("later");
+        gate.exit();
+        assertThat(events).as("a second without a departure: in order again").last().isEqualTo("admit old1");
+    }
+
+    @Test
     void aFullQueueServingTheNewestFirstRefusesItsOldestInsteadOfTheNewcomer() throws Exception {
         gate.setLimits(1, 2, 300);
         enter("a");

@@ -94,6 +94,36 @@ class PatienceTest {
     }
 
     @Test
+    void clientsKeepLeavingWhileEveryWindowJudgedHadDeparturesAndNewcomers() {
+        window(0, 100, 1, TEN_S);
+        window(WINDOW, 100, 1, TEN_S);
+        window(2 * WINDOW, 100, 1, TEN_S);
+        assertThat(patience.leavingSteadily(2 * WINDOW + 200)).as("no window judged yet").isFalse();
+        window(3 * WINDOW, 100, 0, 0);
+        assertThat(patience.leavingSteadily(3 * WINDOW + 200)).isTrue();
+        assertThat(patience.nanos()).as("one departure is no patience, but a sign").isZero();
+        assertThat(patience.leavingSteadily(3 * WINDOW + Patience.STEADY_NANOS))
+                .as("no event for two windows: the queue is quiet").isFalse();
+        window(4 * WINDOW, 100, 0, 0);
+        assertThat(patience.leavingSteadily(4 * WINDOW + 200)).as("the window before had no departure").isFalse();
+    }
+
+    @Test
+    void aCrowdLeavingTogetherIsNoSteadyLeaving() {
+        for (int s = 0; s < 5; s++) {
+            window(s * WINDOW, 3000, 0, 0);
+        }
+        long end = 6 * WINDOW - 450;
+        for (int i = 0; i < 900; i++) {
+            patience.departed(TimeUnit.MILLISECONDS.toNanos(i / 3), end + i);
+        }
+        for (int s = 7; s < 10; s++) {
+            window(s * WINDOW, 3000, 0, 0);
+            assertThat(patience.leavingSteadily(s * WINDOW + 3000)).as("second %d", s).isFalse();
+        }
+    }
+
+    @Test
     void manyDeparturesMoveThePatienceAsIfAveragedOneByOne() {
         long two = TimeUnit.SECONDS.toNanos(2);
         window(0, 100, 20, two);

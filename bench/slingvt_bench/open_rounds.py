@@ -5,7 +5,7 @@ of the per-round ratios and the twins' largest difference over the rounds, as th
 from . import hostprobe, openload, p99_sampling
 from .data import lower_median, median_rounds, num, rate_point, round_of
 from .plan import AA, DEFAULT_VIRTUAL, REFERENCE
-from .verdicts import AT_BOUND
+from .verdicts import row_at_bound
 
 # The configurations the p99 target compares: only they run the decisive rounds (every one runs the first).
 COMPARED = (REFERENCE,) + AA
@@ -89,9 +89,9 @@ def ratio(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
 def above_capacity(rows, closed, configs, w, fr):
     """Whether the offered rate at this point lay above every closed-model rate of the workload (closed: results.csv
     rows) measured in a host state that one of configs' rounds here was measured in (decision 0036). A closed row the
-    client's concurrency bounded (at least AT_BOUND of C/R) measured the client, not the server, and a failed one
-    nothing: neither counts."""
-    usable = [c for c in closed if c["workload"] == w and not c.get("failed") and not client_bound(c)]
+    client's concurrency bounded (verdicts.row_at_bound) measured the client, not the server, and a failed one nothing:
+    neither counts."""
+    usable = [c for c in closed if c["workload"] == w and not c.get("failed") and not row_at_bound(c)]
     for r in rows:
         rate = num(r.get("target_rps"))
         if r["config"] not in configs or rate_point(r) != (w, fr) or r.get("failed") or not rate:
@@ -102,12 +102,6 @@ def above_capacity(rows, closed, configs, w, fr):
             if best and rate > best:
                 return True
     return False
-
-
-def client_bound(row):
-    """Whether a closed-model row made at least AT_BOUND of C/R (little_bound_rps): its rate was the client's."""
-    thr, bound = num(row.get("rps_steady")) or num(row.get("rps")), num(row.get("little_bound_rps"))
-    return bool(thr and bound and thr >= AT_BOUND * bound)
 
 
 def host_undecided(rows, w, fr, r, closed=None, v=DEFAULT_VIRTUAL, ref=REFERENCE):

@@ -8,7 +8,7 @@ from .data import num, rate_point, read_csv, round_of
 from .openload import OHA_VERSION
 from .overload_open_tables import accounting_table, config_label, rounds, server_table
 from .plan import DEFAULT_VIRTUAL, REFERENCE, aa_pair
-from .verdicts import AT_BOUND, DECISIVE_MARGIN, HOST_UNDECIDED, verdict
+from .verdicts import AT_BOUND, DECISIVE_MARGIN, HOST_UNDECIDED, row_at_bound, verdict
 
 
 
@@ -49,12 +49,10 @@ def at_timeout(a, k):
     return all(x and y is not None and y >= AT_BOUND * x * 1000 for x, y in zip(t, p))
 
 
-def at_littles_bound(row, share=0.9):
-    """Whether a closed-model row made at least `share` of C/R: its clients bounded it, not the server, so it says
-    nothing about the capacity (full-2026-12-05b: page C=100 at 965-982 of 1,000/s, the only closed rows in the
-    overload round's host state, stood for a capacity of 2,444/s and judged 2,145/s in time 218 % of it)."""
-    thr, bound = num(row.get("rps_steady")), num(row.get("little_bound_rps"))
-    return bool(thr and bound and thr >= share * bound)
+# A closed-model row within a tenth of C/R measured its clients (verdicts.row_at_bound), not the capacity the 90 %
+# target divides by (full-2026-12-05b: page C=100 at 965-982 of 1,000/s, the only closed rows in the overload round's
+# host state, stood for a capacity of 2,444/s and judged 2,145/s in time 218 % of it).
+CLIENT_BOUND_SHARE = 0.9
 
 
 def own_capacity(a, closed):
@@ -68,7 +66,7 @@ def own_capacity(a, closed):
     if not closed or not hostprobe.probes(a):
         return recorded, None
     mine = [r for r in closed if r["config"] == a["config"] and r["workload"] == a["workload"]
-            and not at_littles_bound(r)]
+            and not row_at_bound(r, CLIENT_BOUND_SHARE)]
     cap = ov.openload.capacity([r for r in mine if hostprobe.same_state(r, a)], a["config"], a["workload"])
     if cap:
         return cap, "same"

@@ -239,6 +239,13 @@ def detector_target(d):
 AT_BOUND = 0.97
 
 
+def row_at_bound(row, share=AT_BOUND):
+    """Whether a closed-model row made at least `share` of Little's bound C/R (little_bound_rps): its clients bounded
+    its rate, not the server, so it says nothing about the server's capacity."""
+    thr, bound = num(row.get("rps_steady")) or num(row.get("rps")), num(row.get("little_bound_rps"))
+    return bool(thr and bound and thr >= share * bound)
+
+
 def at_bound(d, w, c):
     """Whether every configuration measured at this point made at least AT_BOUND of C/R."""
     pts = [(num(d.get(cf, w, c, "thr")), num(d.get(cf, w, c, "little_bound_rps"))) for cf in d.configs

@@ -28,6 +28,12 @@ from .points import ensure_running, measure_point, note_failure, warmup
 from .sampling import machine_info, raise_fd_limit
 
 
+def sitting(meta):
+    """The part of meta.json that describes this sitting: the run's own, or with --append the entry it added last (the
+    first sitting's elapsed time stays the run's)."""
+    return meta["appended"][-1] if meta.get("appended") else meta
+
+
 def main():
     ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="R = 100 ms and 1 s, C = 100 and 1,000, kernel-200 vs vt-unbounded")
@@ -210,7 +216,8 @@ def main():
         with open(os.path.join(out, "meta.json")) as f:
             first = json.load(f)
         meta = dict(first, appended=first.get("appended", []) + [dict(date=meta["machine"]["date"], plan=meta["plan"],
-                                                                    configs=meta["configs"], points=args.points)])
+                                                                    configs=meta["configs"], points=args.points,
+                                                                    only_overload=args.only_overload)])
     if args.rounds < 1:
         raise BenchError("--rounds must be 1 or more")
     points = 0 if args.only_overload else args.rounds * sum(
@@ -265,7 +272,7 @@ def main():
             args.pg.stop()
         stop_all()
     meta["machine"]["loadavg_at_end"] = open("/proc/loadavg").read().strip()
-    meta["elapsed_s"] = round(time.time() - started)
+    sitting(meta)["elapsed_s"] = round(time.time() - started)
     with open(os.path.join(out, "meta.json"), "w") as f:
         json.dump(meta, f, indent=2)
     data.write_csv(csv_path, rows)
@@ -320,7 +327,7 @@ def run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started, rounds
                     note_failure(inst, f"{wname} C={c} round {number}", e)
                 rows.append(data.failed_row(inst.name, wname, WORKLOADS[wname]["r_ms"], c, number, e))
             data.write_csv(csv_path, rows)
-            meta["elapsed_s"] = round(time.time() - started)
+            sitting(meta)["elapsed_s"] = round(time.time() - started)
             with open(os.path.join(out, "meta.json"), "w") as f:
                 json.dump(meta, f, indent=2)
             time.sleep(plan["pause"])

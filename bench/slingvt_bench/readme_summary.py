@@ -99,6 +99,17 @@ def threads_line(d):
     return [f"Live OS threads under load: {v:,.0f} at most in virtual mode, {k:,.0f} in kernel mode."] if v else []
 
 
+def sittings(meta):
+    """'2 h 29 min in one sitting', and for every sitting appended with --append what it measured and how long."""
+    text = f"{minutes(meta.get('elapsed_s', 0))} in one sitting"
+    for a in meta.get("appended", []):
+        what = "the overload measured again" if a.get("only_overload") else "rounds added"
+        configs = ", ".join(a.get("plan", {}).get("configs", []))
+        took = f" in {minutes(a['elapsed_s'])}" if a.get("elapsed_s") else ""
+        text += f", {what} ({configs}) in a later sitting{took} on {str(a.get('date', '?'))[:10]}"
+    return text
+
+
 def summary(out, root):
     """The Markdown between the markers for the run in out; links relative to root (the repository)."""
     d = Data(read_csv(os.path.join(out, "results.csv")))
@@ -113,7 +124,7 @@ def summary(out, root):
     caps = capped(over)
     m = meta.get("machine", {})
     L = [f"Run of record: [{name}]({rel}/README.md), {str(m.get('date', '?'))[:10]}, {m.get('nproc', '?')} CPUs "
-         f"shared with the load generator, {minutes(meta.get('elapsed_s', 0))} in one sitting, default settings. The "
+         f"shared with the load generator, {sittings(meta)}, default settings. The "
          f"default (`auto`, {DEFAULT_VIRTUAL}) against the better kernel pool (200 or 1,000 threads) and unbounded in "
          f"the closed model, against {REFERENCE} in the open model and at overload; its A/A twin ({AA[1]}) sets the "
          f"spread: `?` = within it or measured in two host states only (undecided), **bold** = lost beyond it. "

@@ -66,6 +66,15 @@ class ReadmeSummaryTest(unittest.TestCase):
         self.assertTrue(text.endswith(f"{readme_summary.END}\nafter\n"))
         self.assertNotIn("old figures", text)
 
+    def test_a_sitting_appended_later_is_named_with_what_it_measured_and_its_own_time(self):
+        meta = {"elapsed_s": 8967, "appended": [
+            {"date": "2026-12-05T17:34:12+00:00", "only_overload": True, "elapsed_s": 3320,
+             "plan": {"configs": ["kernel-200", "vt-adaptive", "vt-adaptive-twin"]}}]}
+        self.assertEqual(readme_summary.sittings(meta),
+                         "2 h 29 min in one sitting, the overload measured again (kernel-200, vt-adaptive, "
+                         "vt-adaptive-twin) in a later sitting in 55 min on 2026-12-05")
+        self.assertEqual(readme_summary.sittings({"elapsed_s": 3320}), "55 min in one sitting")
+
     def test_a_readme_without_the_markers_is_refused_and_left_alone(self):
         with tempfile.TemporaryDirectory() as root:
             readme = os.path.join(root, "README.md")

@@ -487,29 +487,35 @@ class AdmissionGateTest {
         assertThat(events).containsExactly("admit a", "admit c");
     }
 
-    @Test
-    void newestFirstOnceTheOldestWaitedASecondWhileTheQueueGrows() throws Exception {
+    /** a runs on a gate with one slot and room for 1,000 waiters; old0 to old29 wait. */
+    private void aRunsThirtyWait() {
         gate.setLimits(1, 1000, 60_000);
         enter("a");
         for (int i = 0; i < 30; i++) {
-            enter("old" + i); // thirty join in one second and none leaves: an overload
+            enter("old" + i);
         }
+    }
+
+    /** In the next window "new" joins; old0 goes first, and once the oldest waited a second "new" goes next. */
+    private void newcomerFirstOnceTheOldestWaitedASecond(String why) throws InterruptedException {
         nextWindow();
         enter("new");
         gate.exit();
         assertThat(events).as("the oldest waited less than a second: in order").last().isEqualTo("admit old0");
         Thread.sleep(TimeUnit.NANOSECONDS.toMillis(QueueOrder.GROWING_AGE_NANOS) + 100);
         gate.exit();
-        assertThat(events).as("far from half of the 60 s timeout, but the queue grows").last().isEqualTo("admit new");
+        assertThat(events).as(why).last().isEqualTo("admit new");
+    }
+
+    @Test
+    void newestFirstOnceTheOldestWaitedASecondWhileTheQueueGrows() throws Exception {
+        aRunsThirtyWait(); // thirty join in one second and none leaves: an overload
+        newcomerFirstOnceTheOldestWaitedASecond("far from half of the 60 s timeout, but the queue grows");
     }
 
     @Test
     void aLevelQueueIsServedInOrderHoweverLongItsOldestWaited() throws Exception {
-        gate.setLimits(1, 1000, 60_000);
-        enter("a");
-        for (int i = 0; i < 30; i++) {
-            enter("old" + i);
-        }
+        aRunsThirtyWait();
         nextWindow();
         for (int i = 0; i < 30; i++) {
             gate.exit(); // a closed loop: each answer brings the next request
@@ -527,11 +533,7 @@ class AdmissionGateTest {
 
     @Test
     void newestFirstOnceTheOldestWaitedASecondWhileClientsKeepLeavingAQueueThatStandsLevel() throws Exception {
-        gate.setLimits(1, 1000, 60_000);
-        enter("a");
-        for (int i = 0; i < 30; i++) {
-            enter("old" + i);
-        }
+        aRunsThirtyWait();
         List<HandWatch> leaving = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             leaving.add(enterWatched("leaves" + i));
@@ -542,14 +544,7 @@ class AdmissionGateTest {
             leave(leaving.get(second));
             enter("next" + second);
         }
-        nextWindow();
-        enter("new");
-        gate.exit();
-        assertThat(events).as("the oldest waited less than a second: in order").last().isEqualTo("admit old0");
-        Thread.sleep(TimeUnit.NANOSECONDS.toMillis(QueueOrder.GROWING_AGE_NANOS) + 100);
-        gate.exit();
-        assertThat(events).as("level and far from half of the 60 s timeout, but clients keep leaving")
-                .last().isEqualTo("admit new");
+        newcomerFirstOnceTheOldestWaitedASecond("level, far from half of the 60 s timeout, but clients keep leaving");
         assertThat(gate.patienceMillis(true)).as("three departures are no patience yet").isZero();
         nextWindow();
         enter("later");

@@ -24,6 +24,13 @@ class PatienceTest {
         }
     }
 
+    /** 900 waiting clients leave together from {@code end} on, aged up to 300 ms, across the turn of a second. */
+    private void crowdLeaves(long end) {
+        for (int i = 0; i < 900; i++) {
+            patience.departed(TimeUnit.MILLISECONDS.toNanos(i / 3), end + i);
+        }
+    }
+
     @Test
     void clientsThatGiveUpSecondAfterSecondWhileTheLoadGoesOnTeachTheirPatience() {
         // An open overload: 2,600 a second arrive and wait, 600 a second give up after 10 s.
@@ -72,10 +79,7 @@ class PatienceTest {
         for (int s = 0; s < 30; s++) {
             window(s * WINDOW, 3000, 0, 0);
         }
-        long end = 31 * WINDOW - 450;
-        for (int i = 0; i < 900; i++) {
-            patience.departed(TimeUnit.MILLISECONDS.toNanos(i / 3), end + i);
-        }
+        crowdLeaves(31 * WINDOW - 450);
         for (int s = 32; s < 40; s++) {
             window(s * WINDOW, 3000, 0, 0);
         }
@@ -113,10 +117,7 @@ class PatienceTest {
         for (int s = 0; s < 5; s++) {
             window(s * WINDOW, 3000, 0, 0);
         }
-        long end = 6 * WINDOW - 450;
-        for (int i = 0; i < 900; i++) {
-            patience.departed(TimeUnit.MILLISECONDS.toNanos(i / 3), end + i);
-        }
+        crowdLeaves(6 * WINDOW - 450);
         for (int s = 7; s < 10; s++) {
             window(s * WINDOW, 3000, 0, 0);
             assertThat(patience.leavingSteadily(s * WINDOW + 3000)).as("second %d", s).isFalse();

@@ -45,3 +45,13 @@ def describe(parts):
     shown = [(name, s) for name, s in parts if s > 0]
     return f"about {minutes(sum(s for _, s in shown))} at most (" \
         + ", ".join(f"{name} {minutes(s)}" for name, s in shown) + ")"
+
+def sittings(meta):
+    """'2 h 29 min in one sitting', and for every sitting appended with --append what it measured and how long."""
+    text = f"{minutes(meta.get('elapsed_s', 0))} in one sitting"
+    for a in meta.get("appended", []):
+        what = "the overload measured again" if a.get("only_overload") else "rounds added"
+        configs = ", ".join(a.get("plan", {}).get("configs", []))
+        took = f" in {minutes(a['elapsed_s'])}" if a.get("elapsed_s") else ""
+        text += f", {what} ({configs}) in a later sitting{took} on {str(a.get('date', '?'))[:10]}"
+    return text

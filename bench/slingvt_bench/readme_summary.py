@@ -8,7 +8,7 @@ import os
 from . import overload_open
 from .common import BenchError
 from .data import KERNEL, VIRTUAL, WHOLE_RUN_MARK, Data, fmt_ratio, num, read_csv
-from .estimate import minutes
+from .estimate import sittings
 from .overload_open import connection_bound
 from .overload_open_report import index, point_label
 from .plan import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
@@ -98,16 +98,6 @@ def threads_line(d):
     v, k = most(VIRTUAL), most(KERNEL)
     return [f"Live OS threads under load: {v:,.0f} at most in virtual mode, {k:,.0f} in kernel mode."] if v else []
 
-
-def sittings(meta):
-    """'2 h 29 min in one sitting', and for every sitting appended with --append what it measured and how long."""
-    text = f"{minutes(meta.get('elapsed_s', 0))} in one sitting"
-    for a in meta.get("appended", []):
-        what = "the overload measured again" if a.get("only_overload") else "rounds added"
-        configs = ", ".join(a.get("plan", {}).get("configs", []))
-        took = f" in {minutes(a['elapsed_s'])}" if a.get("elapsed_s") else ""
-        text += f", {what} ({configs}) in a later sitting{took} on {str(a.get('date', '?'))[:10]}"
-    return text
 
 
 def summary(out, root):

@@ -13,6 +13,7 @@ from . import overload_open_report
 from . import plots
 from . import safe_default
 from .data import WHOLE_RUN_MARK, Data, fmt, fmt_ratio, num, read_csv
+from .estimate import sittings
 from .report_notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
 from .plots import PLOT_SKIP
 from .plan import aa_pair
@@ -162,7 +163,7 @@ def markdown(d, meta, lead=""):
              f"order that rotates from point to point, so that a drift of the machine hits all alike. A point runs "
              f"{plan.get('duration')} s plus its expected ramp (C / throughput at the previous C, twice that where it "
              f"is longer than the {plan.get('duration')} s, at most 40 s), and "
-             f"the next starts only when the instance is idle again. Run took {meta.get('elapsed_s', '?')} s.\n")
+             f"the next starts only when the instance is idle again. Run took {sittings(meta)}.\n")
     L.append("| configuration | what | started (s) | seeded (s) | verified (s) | warm-up (s) | stop (s) |")
     L.append("|---|---|---|---|---|---|---|")
     for inst in meta.get("instances", []):

@@ -5,7 +5,7 @@ import shutil
 import tempfile
 import unittest
 
-from slingvt_bench import readme_summary
+from slingvt_bench import estimate, readme_summary
 from slingvt_bench.common import BenchError
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -70,10 +70,10 @@ class ReadmeSummaryTest(unittest.TestCase):
         meta = {"elapsed_s": 8967, "appended": [
             {"date": "2026-12-05T17:34:12+00:00", "only_overload": True, "elapsed_s": 3320,
              "plan": {"configs": ["kernel-200", "vt-adaptive", "vt-adaptive-twin"]}}]}
-        self.assertEqual(readme_summary.sittings(meta),
+        self.assertEqual(estimate.sittings(meta),
                          "2 h 29 min in one sitting, the overload measured again (kernel-200, vt-adaptive, "
                          "vt-adaptive-twin) in a later sitting in 55 min on 2026-12-05")
-        self.assertEqual(readme_summary.sittings({"elapsed_s": 3320}), "55 min in one sitting")
+        self.assertEqual(estimate.sittings({"elapsed_s": 3320}), "55 min in one sitting")
 
     def test_a_readme_without_the_markers_is_refused_and_left_alone(self):
         with tempfile.TemporaryDirectory() as root:

@@ -20,6 +20,13 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(verdict(None, 1.0, 0.05), "not measured")
         self.assertEqual(verdict(0.99, 1.0, None), "MISSED")  # no twin: nothing to call noise
 
+    def test_a_gap_as_large_as_the_twins_is_undecided_whatever_its_base(self):
+        # Open model R1s 50 %: auto 998.4 against kernel-200's 997.6 ms, its twin 999.2 ms in the same round. Both
+        # gaps are 0.8 ms; as ratios, 1 - 997.6 / 998.4 exceeds 1 - 998.4 / 999.2 by 6e-7.
+        self.assertTrue(verdict(997.6 / 998.4, 1.0, 1 - 998.4 / 999.2).startswith("undecided"))
+        self.assertEqual(verdict(0.9990, 1.0, 0.0008), "MISSED")  # 0.2 per mille beyond the twins: a gap of its own
+        self.assertEqual(verdict(1.0010, 1.0, 0.0008), "met")
+
     def test_aa_spread_is_the_largest_twin_difference_over_the_rounds(self):
         d = Data([row("vt-unbounded", 100, rnd=1), row("vt-unbounded-twin", 95, rnd=1),
                   row("vt-unbounded", 100, rnd=2), row("vt-unbounded-twin", 110, rnd=2)])

@@ -17,13 +17,14 @@ import time
 from .common import BenchError, free_port, log, run_main, stop_all
 from .httpget import get_json
 from .instances import Instance, add_launch_args, check_launch_args
-from . import overload_open as ov
+from . import hostprobe, overload_open as ov
 from .load import ensure_wrk, run_oha, run_wrk
 from .openload import ensure_oha
 from .pgstore import ADMIN, HTTP_STATUS
 from .plan import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
 from .points import warmup
-from .sampling import proc_cpu_seconds, raise_fd_limit, wait_quiet
+from .profilepoints import open_rate, parse_points
+from .sampling import proc_cpu_split, raise_fd_limit, wait_quiet
 
 # The component a sampled top frame belongs to, first match wins (package prefixes).
 COMPONENTS = [
@@ -128,29 +129,17 @@ def heap_per_parked(args, inst, pdir):
     return n, grown, top
 
 
-def parse_points(text):
-    """--concurrency "1000,8000@978": [(connections, rate or 0)], a rate making it an open-model point (oha)."""
-    points = []
-    for item in text.split(","):
-        conns, _, rate = item.strip().partition("@")
-        try:
-            points.append((int(conns), float(rate) if rate else 0.0))
-        except ValueError:
-            raise BenchError(f"--concurrency takes N or N@RATE items separated by commas; got {item!r}") from None
-        if points[-1][0] < 1 or points[-1][1] < 0:
-            raise BenchError(f"--concurrency: connections must be 1 or more and a rate positive; got {item!r}")
-    return points
-
-
 def open_load(args, url, conns, rate, name, pdir):
-    """oha at rate with conns connections for --duration s, client timeout --timeout s: (2xx answers, in time)."""
+    """oha at rate with conns connections for --duration s, client timeout --timeout s: (2xx answers, in time,
+    the client's CPU %)."""
     db = os.path.join(pdir, name + ".db")
     if os.path.exists(db):
         os.remove(db)  # oha appends to an existing table
     cmd = ov.command(args.oha, url, rate, conns, args.duration, args.timeout, db)
-    summary = run_oha(args, cmd, args.duration, os.path.join(pdir, name + ".oha.json"))
+    usage = {}
+    summary = run_oha(args, cmd, args.duration, os.path.join(pdir, name + ".oha.json"), usage)
     cats = ov.categories(summary, ov.read_db(db), args.timeout, args.duration)
-    return cats["ok_in_time"] + cats["ok_late"], cats["ok_in_time"]
+    return cats["ok_in_time"] + cats["ok_late"], cats["ok_in_time"], usage.get("client_cpu_pct")
 
 
 def profile_point(args, inst, wname, index, conns, rate, pdir):
@@ -158,30 +147,41 @@ def profile_point(args, inst, wname, index, conns, rate, pdir):
     url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
     name = f"{wname}-{index}-c{conns}" + (f"-q{rate:g}" if rate else "")
     rec = os.path.join(pdir, name + ".jfr")
+    probe_before = hostprobe.measure(args.hostprobe)  # idle, as the benchmark probes
     subprocess.run([args.jcmd, str(inst.pid), "JFR.start", "name=slingvt-profile", "settings=profile",
                     f"filename={rec}"], capture_output=True, timeout=60, check=True)
-    cpu0, t0 = proc_cpu_seconds(inst.pid), time.time()
+    (user0, sys0), t0 = proc_cpu_split(inst.pid), time.time()
     if rate:
-        ok, in_time = open_load(args, url, conns, rate, name, pdir)
+        ok, in_time, client = open_load(args, url, conns, rate, name, pdir)
     else:
         res = run_wrk(args, url, conns, args.duration, os.path.join(pdir, name + ".wrk.json"), 60)
         ok = in_time = res["requests"] - res["errors"]["status"]
+        client = res.get("client_cpu_pct")
     # After the load: requests still queued or running when the client stopped end now, and their CPU counts.
     wait_quiet(inst.pid, 120)
-    cpu1, wall = proc_cpu_seconds(inst.pid), time.time() - t0
+    (user1, sys1), wall = proc_cpu_split(inst.pid), time.time() - t0
+    cpu0, cpu1 = user0 + sys0, user1 + sys1
     subprocess.run([args.jcmd, str(inst.pid), "JFR.stop", "name=slingvt-profile"], capture_output=True, timeout=120)
+    probe = hostprobe.cell(probe_before, hostprobe.measure(args.hostprobe))
     comps, frames, samples = cpu_by_component(args.jfr, rec)
     log(f"{name}: {ok} answers ({in_time} in time), {(cpu1 - cpu0) * 1000 / max(ok, 1):.2f} ms CPU each, "
         f"{samples} samples")
-    return dict(workload=wname, c=conns, rate=rate, ok=ok, in_time=in_time, rps=ok / args.duration,
-                cpu_ms=(cpu1 - cpu0) * 1000 / max(ok, 1),
+    return dict(workload=wname, c=conns, rate=rate, ok=ok, in_time=in_time, rps=ok / args.duration, client=client,
+                probe=probe, sys_share=(sys1 - sys0) / max(cpu1 - cpu0, 1e-9), cpu_ms=(cpu1 - cpu0) * 1000 / max(ok, 1),
                 cpu_pct=100 * (cpu1 - cpu0) / wall, comps=comps, frames=frames, samples=samples,
                 gc_pauses=jfr_view(args.jfr, "gc-pauses", rec), gc_cpu=jfr_view(args.jfr, "gc-cpu-time", rec),
                 alloc=jfr_view(args.jfr, "allocation-by-site", rec, 200))
 
 
 def label(point):
-    return f"{point['rate']:g}/s (oha)" if point["rate"] else "closed (wrk)"
+    if not point["rate"]:
+        return "closed (wrk)"
+    share = f", {100 * point['share']:g} % of the last closed point's" if point.get("share") else ""
+    return f"{point['rate']:g}/s (oha{share})"
+
+
+def pct(value):
+    return "" if value in (None, "") else f"{value:.1f}"
 
 
 def markdown(args, points, park):
@@ -189,11 +189,14 @@ def markdown(args, points, park):
          f"One instance, `{args.jvm_opts}`, warm-up {args.warmup} s, {args.duration} s of load per point on the "
          "same 2 cores, in this order: wrk's closed model at C connections, or oha's open model at a fixed rate "
          f"(client timeout {args.timeout} s); CPU per answer = process CPU ÷ successful answers, from the start of "
-         "the load until the instance is quiet again (ramp and drain included).\n",
-         "| C | load | answers/s | in time/s | CPU % | ms CPU per answer | JFR samples |",
-         "|---:|---|---:|---:|---:|---:|---:|"]
+         "the load until the instance is quiet again (ramp and drain included); the host's hand-over latency "
+         "(bench/hostprobe.c) idle before / after the point, `*` where the host changed state during it.\n",
+         "| C | load | answers/s | in time/s | CPU % | of it in the kernel | ms CPU per answer | "
+         "client CPU (% of one CPU) | host hand-over, ns | JFR samples |",
+         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     L += [f"| {p['c']:,} | {label(p)} | {p['rps']:,.0f} | {p['in_time'] / args.duration:,.0f} | {p['cpu_pct']:.0f} | "
-          f"{p['cpu_ms']:.2f} | {p['samples']:,} |" for p in points]
+          f"{100 * p['sys_share']:.0f} % | {p['cpu_ms']:.2f} | {pct(p.get('client'))} | {p['probe']} | "
+          f"{p['samples']:,} |" for p in points]
     names = [n for n, _ in COMPONENTS] + ["other"]
     L += ["\n## CPU by component (JFR execution samples, by the first frame outside the JDK)\n",
           "| component | " + " | ".join(f"{i + 1}: C={p['c']:,}" for i, p in enumerate(points)) + " |",
@@ -222,8 +225,9 @@ def main():
     ap.add_argument("--config", default="vt-unbounded", help="a benchmark configuration: " + ", ".join(CONFIGS))
     ap.add_argument("--workload", default="R1s", help="a benchmark workload: " + ", ".join(WORKLOADS))
     ap.add_argument("--concurrency", default="1000,8000",
-                    help="comma-separated points, in order: N (wrk, N connections) or N@RATE (oha at RATE requests/s "
-                         "over N connections, the open model)")
+                    help="comma-separated points, in order: N (wrk, N connections), N@RATE (oha at RATE requests/s "
+                         "over N connections, the open model) or N@PERCENT%% (oha at that share of the answers a "
+                         "second of the last closed point before it)")
     ap.add_argument("--duration", type=int, default=30, help="seconds of load per concurrency")
     ap.add_argument("--warmup", type=int, default=30)
     ap.add_argument("--timeout", type=int, default=ov.TIMEOUT_S,
@@ -245,8 +249,8 @@ def main():
     args.store, args.pool_max, args.no_pin, args.pin, args.wrk_threads = "segment", None, False, False, 2
     check_launch_args(args, "profile")
     args.jfr = os.path.join(args.java_home, "bin", "jfr")
-    args.wrk = ensure_wrk()
-    if any(rate for _, rate in conc):
+    args.wrk, args.hostprobe = ensure_wrk(), hostprobe.build(args.root)
+    if any(rate or share for _, rate, share in conc):
         args.oha = ensure_oha(args.root, log)
     raise_fd_limit()
     plan_cpus(args)
@@ -257,7 +261,12 @@ def main():
     try:
         inst.start()
         warmup(args, inst, pdir)
-        points = [profile_point(args, inst, args.workload, i + 1, c, rate, pdir) for i, (c, rate) in enumerate(conc)]
+        points, closed_rps = [], 0.0
+        for i, (c, rate, share) in enumerate(conc):
+            points.append(profile_point(args, inst, args.workload, i + 1, c, open_rate(i + 1, rate, share, closed_rps),
+                                        pdir))
+            closed_rps = closed_rps if points[-1]["rate"] else points[-1]["rps"]
+            points[-1]["share"] = share
         park = heap_per_parked(args, inst, pdir) if args.park else None
     finally:
         inst.stop()

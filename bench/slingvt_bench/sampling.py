@@ -58,10 +58,16 @@ def server_threads(pid, threads, listener):
 
 
 def proc_cpu_seconds(pid):
+    split = proc_cpu_split(pid)
+    return sum(split) if split else None
+
+
+def proc_cpu_split(pid):
+    """(user, system) CPU seconds of a process, all its threads, or None when it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+        return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK  # utime, stime
     except OSError:
         return None
 

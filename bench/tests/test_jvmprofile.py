@@ -1,8 +1,9 @@
-"""./sling-vt profile's pure parts: which component a sampled frame belongs to, and the class histogram."""
+"""./sling-vt profile's pure parts: which component a sampled frame belongs to, the class histogram, the points."""
 import unittest
 
 from slingvt_bench.common import BenchError
-from slingvt_bench.jvmprofile import attribute, component, parse_histogram, parse_points
+from slingvt_bench.jvmprofile import attribute, component, parse_histogram
+from slingvt_bench.profilepoints import open_rate, parse_points
 
 
 class JvmProfileTest(unittest.TestCase):
@@ -36,10 +37,24 @@ class JvmProfileTest(unittest.TestCase):
                                                  "jdk.internal.vm.StackChunk": (4000, 1234567)})
 
     def test_points_are_closed_or_at_a_fixed_rate_in_the_order_given(self):
-        self.assertEqual(parse_points("1000, 8000@978,1000"), [(1000, 0.0), (8000, 978.0), (1000, 0.0)])
-        for bad in ("1000,", "x", "8000@fast", "0", "100@-5"):
+        self.assertEqual(parse_points("1000, 8000@978,1000"),
+                         [(1000, 0.0, 0.0), (8000, 978.0, 0.0), (1000, 0.0, 0.0)])
+        for bad in ("1000,", "x", "8000@fast", "0", "100@-5", "100@0", "100@0%", "100@%", "1000,8000@-90%"):
             with self.assertRaises(BenchError, msg=bad):
                 parse_points(bad)
+
+    def test_a_percent_point_is_a_share_of_the_closed_point_before_it(self):
+        self.assertEqual(parse_points("1000,8000@90%,8000@112.5%,1000"),
+                         [(1000, 0.0, 0.0), (8000, 0.0, 0.9), (8000, 0.0, 1.125), (1000, 0.0, 0.0)])
+        with self.assertRaisesRegex(BenchError, "closed point"):
+            parse_points("8000@90%,1000")
+
+    def test_a_share_becomes_a_rate_once_the_closed_point_before_it_is_measured(self):
+        self.assertEqual(open_rate(2, 0.0, 0.9, 451.3), 406)
+        self.assertEqual(open_rate(2, 978.0, 0.0, 451.3), 978.0)  # a rate of its own stays
+        self.assertEqual(open_rate(1, 0.0, 0.0, 0.0), 0.0)  # a closed point
+        with self.assertRaisesRegex(BenchError, "point 3: 90 % of the closed point before it, which answered 0.0/s"):
+            open_rate(3, 0.0, 0.9, 0.0)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ import unittest
 from slingvt_bench.data import Data
 from slingvt_bench.plan import jvm_opts_for
 from slingvt_bench.report import census_table, cpu_table
-from slingvt_bench.sampling import GC_THREAD, JIT_THREAD, attach_listener, server_threads, used_heap_mib
+from slingvt_bench.sampling import (GC_THREAD, JIT_THREAD, attach_listener, proc_cpu_seconds, proc_cpu_split,
+                                    server_threads, used_heap_mib)
 
 
 class SamplingTest(unittest.TestCase):
@@ -18,6 +19,13 @@ class SamplingTest(unittest.TestCase):
         self.assertEqual(server_threads(pid, 61, "999999999"), 61)  # gone: nothing to leave out
         self.assertEqual(server_threads(pid, 61, None), 61)
         self.assertIsNone(attach_listener(pid))  # no JVM here, nothing attached
+
+    def test_a_process_cpu_is_its_user_and_its_system_time(self):
+        sum(i * i for i in range(200000))  # some CPU of this process's own
+        user, system = proc_cpu_split(os.getpid())
+        self.assertGreater(user, 0)
+        self.assertAlmostEqual(proc_cpu_seconds(os.getpid()), user + system, delta=0.05)
+        self.assertIsNone(proc_cpu_split(999999999))  # no such process
 
     def test_used_heap_of_g1_and_zgc(self):
         g1 = " garbage-first heap   total reserved 6172672K, committed 180224K, used 49691K [0x0, 0x1)\n"

@@ -46,6 +46,7 @@ def describe(parts):
     return f"about {minutes(sum(s for _, s in shown))} at most (" \
         + ", ".join(f"{name} {minutes(s)}" for name, s in shown) + ")"
 
+
 def sittings(meta):
     """'2 h 29 min in one sitting', and for every sitting appended with --append what it measured and how long."""
     text = f"{minutes(meta.get('elapsed_s', 0))} in one sitting"

@@ -99,7 +99,6 @@ def threads_line(d):
     return [f"Live OS threads under load: {v:,.0f} at most in virtual mode, {k:,.0f} in kernel mode."] if v else []
 
 
-
 def summary(out, root):
     """The Markdown between the markers for the run in out; links relative to root (the repository)."""
     d = Data(read_csv(os.path.join(out, "results.csv")))

@@ -15,6 +15,7 @@ import subprocess
 import time
 
 from .common import BenchError, free_port, log, run_main, stop_all
+from .data import fmt
 from .httpget import get_json
 from .instances import Instance, add_launch_args, check_launch_args
 from . import hostprobe, overload_open as ov
@@ -180,10 +181,6 @@ def label(point):
     return f"{point['rate']:g}/s (oha{share})"
 
 
-def pct(value):
-    return "" if value in (None, "") else f"{value:.1f}"
-
-
 def markdown(args, points, park):
     L = [f"# Profile of {args.config}, {args.workload} (`./sling-vt profile`)\n",
          f"One instance, `{args.jvm_opts}`, warm-up {args.warmup} s, {args.duration} s of load per point on the "
@@ -195,7 +192,7 @@ def markdown(args, points, park):
          "client CPU (% of one CPU) | host hand-over, ns | JFR samples |",
          "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     L += [f"| {p['c']:,} | {label(p)} | {p['rps']:,.0f} | {p['in_time'] / args.duration:,.0f} | {p['cpu_pct']:.0f} | "
-          f"{100 * p['sys_share']:.0f} % | {p['cpu_ms']:.2f} | {pct(p.get('client'))} | {p['probe']} | "
+          f"{100 * p['sys_share']:.0f} % | {p['cpu_ms']:.2f} | {fmt(p.get('client'), 1)} | {p['probe']} | "
           f"{p['samples']:,} |" for p in points]
     names = [n for n, _ in COMPONENTS] + ["other"]
     L += ["\n## CPU by component (JFR execution samples, by the first frame outside the JDK)\n",

@@ -26,7 +26,7 @@ def parse_points(text):
 
 def open_rate(index, rate, share, closed_rps):
     """The requests a second of point index (from 1): its rate, or its share of closed_rps (the last closed point's
-    answers a second, in the same instance); 0 for a closed point."""
+    answers over its whole duration, ramp included, in the same instance); 0 for a closed point."""
     if not share:
         return rate
     if round(share * closed_rps) < 1:

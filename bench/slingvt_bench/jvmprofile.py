@@ -148,7 +148,8 @@ def profile_point(args, inst, wname, index, conns, rate, pdir):
     url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
     name = f"{wname}-{index}-c{conns}" + (f"-q{rate:g}" if rate else "")
     rec = os.path.join(pdir, name + ".jfr")
-    probe_before = hostprobe.measure(args.hostprobe)  # idle, as the benchmark probes
+    wait_quiet(inst.pid, 120)  # after the warm-up the JIT may still compile: the probe is taken idle, as bench's
+    probe_before = hostprobe.measure(args.hostprobe)
     subprocess.run([args.jcmd, str(inst.pid), "JFR.start", "name=slingvt-profile", "settings=profile",
                     f"filename={rec}"], capture_output=True, timeout=60, check=True)
     (user0, sys0), t0 = proc_cpu_split(inst.pid), time.time()

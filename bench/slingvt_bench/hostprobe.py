@@ -124,7 +124,7 @@ def in_state(probe, row):
 
 def host_explains(measured, goal):
     """Whether a ratio measured across two host states is within STATE_EFFECT of its goal: the host alone could have
-    put it on either side, so it decides nothing (decision 0032)."""
+    put it on either side, so it decides nothing (METHOD.md: one host state)."""
     return measured is not None and goal / STATE_EFFECT <= measured <= goal * STATE_EFFECT
 
 

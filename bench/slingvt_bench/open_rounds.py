@@ -1,6 +1,6 @@
 """Rounds of the open model below capacity (openmodel.csv) and the p99 target of the default there (issue #27: p99
 ≤ kernel-200's, at least 3 rounds at decisive points). A p99 from 15 s at a few hundred requests a second rests on a
-few dozen answers, and one round cannot settle a point at any distance from its goal (decision 0041). The rounds of a point run configurations interleaved, so the verdict takes the median
+few dozen answers, and one round cannot settle a point at any distance from its goal (METHOD.md: open-model rounds). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
 from . import hostprobe, openload, p99_sampling
 from .data import lower_median, median_rounds, num, rate_point, round_of
@@ -46,7 +46,7 @@ def p99_pairs(rows, a, b, w, fr, field="p99_ms"):
 
 def p99_ratios(rows, a, b, w, fr, field="p99_ms"):
     """The ratios of p99_pairs, of the rounds measured in one host state where the probe saw rounds in two
-    (decision 0032), else of every round."""
+    (METHOD.md: one host state), else of every round."""
     return hostprobe.in_one_state(p99_pairs(rows, a, b, w, fr, field))[0]
 
 
@@ -70,7 +70,7 @@ def median_p99(rows, config, w, fr):
 
 def within_sampling(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """Whether the round behind the median ratio (p99_ratios: in one host state where there is one) has v's and
-    ref's p99s within each other's sampling error (p99_sampling.overlap, decision 0037)."""
+    ref's p99s within each other's sampling error (p99_sampling.overlap, METHOD.md: p99 sampling error)."""
     ra, rb = rounds_of(rows, v, w, fr), rounds_of(rows, ref, w, fr)
     used = hostprobe.in_one_state([((x, n), s) for n, x, s in round_pairs(rows, v, ref, w, fr)])[0]
     return bool(used) and p99_sampling.overlap(*(r[lower_median(used)[1]] for r in (ra, rb)))
@@ -88,7 +88,7 @@ def ratio(rows, w, fr, v=DEFAULT_VIRTUAL, ref=REFERENCE):
 
 def above_capacity(rows, closed, configs, w, fr):
     """Whether the offered rate at this point lay above every closed-model rate of the workload (closed: results.csv
-    rows) measured in a host state that one of configs' rounds here was measured in (decision 0036). A closed row the
+    rows) measured in a host state that one of configs' rounds here was measured in (METHOD.md: p99 above capacity). A closed row the
     client's concurrency bounded (verdicts.row_at_bound) measured the client, not the server, and a failed one nothing:
     neither counts."""
     usable = [c for c in closed if c["workload"] == w and not c.get("failed") and not row_at_bound(c)]
@@ -106,8 +106,8 @@ def above_capacity(rows, closed, configs, w, fr):
 
 def host_undecided(rows, w, fr, r, closed=None, v=DEFAULT_VIRTUAL, ref=REFERENCE):
     """Whether ratio r of v's and ref's p99 here decides nothing for the host: every round in two host states, and r
-    within hostprobe.STATE_EFFECT of 1.0 (decision 0032) or the offered rate above capacity in one of the two states,
-    where a p99 grows with the queue, not by a factor (above_capacity, decision 0036)."""
+    within hostprobe.STATE_EFFECT of 1.0 (METHOD.md: one host state) or the offered rate above capacity in one of the two states,
+    where a p99 grows with the queue, not by a factor (above_capacity, METHOD.md: p99 above capacity)."""
     return state_differed(rows, v, ref, w, fr) and (hostprobe.host_explains(r, 1.0)
                                                     or above_capacity(rows, closed or [], (v, ref), w, fr))
 
@@ -118,7 +118,7 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
     say). One round's p99 decides nothing at any distance from the goal: in the full runs of 2026-11-26 to 2026-12-02
     the twins' one-round p99s at R10ms 50 % were up to 2.1x apart and kernel-200's own three rounds at that point in
     one run 34.9 / 23.4 / 301.2 ms, while a one-round twin spread of 6 % let full-2026-12-02c miss it at 1.20x
-    (decision 0041). The order (hostprobe.decisive_gap: measured in two host states and short of the goal first, then
+    (METHOD.md: open-model rounds). The order (hostprobe.decisive_gap: measured in two host states and short of the goal first, then
     by distance) decides which points a smaller `limit` keeps. closed: the closed model's rows, for the capacity in
     each host state (host_undecided)."""
     gaps = {}

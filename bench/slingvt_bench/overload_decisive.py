@@ -38,7 +38,7 @@ def decisive_points(rows, limit, v=DEFAULT_VIRTUAL, ref=REFERENCE):
                 continue
             if not throughput and at_timeout(a, k):
                 continue
-            # v and ref measured in two host states decide nothing (decision 0032): first where v falls short.
+            # v and ref measured in two host states decide nothing (METHOD.md: one host state): first where v falls short.
             gap, host = hostprobe.decisive_gap(ratio, goal, hostprobe.same_state(a, k) is False)
             if host or gap <= max(DECISIVE_MARGIN, 2 * (spread or 0)):
                 gaps[(w, fr)] = min(gaps.get((w, fr), gap), gap)

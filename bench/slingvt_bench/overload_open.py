@@ -64,7 +64,7 @@ def connection_bound(row):
     point ended (cut_off); rows with neither are judged by the rate alone. Its backlog then waits in the client, late
     before it is sent, and another round on the same machine measures the same cap, not the server. The samples see
     what the end can miss: a server that answers a share of its queue in the point's last second (full-2026-12-02,
-    R100ms at 200 %: a median of 8,000 of 8,000 held in the samples, 6,771 open at the end; decision 0039). The row
+    R100ms at 200 %: a median of 8,000 of 8,000 held in the samples, 6,771 open at the end; METHOD.md: client out of connections). The row
     keeps the rate to 0.1/s, the connections came from the exact rate: one connection less than the rounded rate
     asks for is not a cap."""
     rate, timeout, conns = num(row.get("target_rps")), num(row.get("timeout_s")), num(row.get("connections"))

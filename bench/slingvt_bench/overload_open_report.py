@@ -32,7 +32,7 @@ def aa_spread(by, w, fr, field, rows=None):
 
 # A shortfall from "90 % of its own capacity" where the client ran out of connections (overload_open.connection_bound)
 # measures the client: the requests it could not send waited in it and count as late, out of the server's sight, where
-# a population of clients would each have sent theirs and the server's queue would have ordered them (decision 0034).
+# a population of clients would each have sent theirs and the server's queue would have ordered them (METHOD.md: client out of connections).
 # The comparisons with the reference, on the same client, are judged as they are.
 CLIENT_UNDECIDED = "undecided (the client's connections were all taken: its own backlog, decision 0034)"
 
@@ -60,7 +60,7 @@ def own_capacity(a, closed):
     configuration's best closed-model rate on the workload in a's host state (state "same"; rows at Little's bound
     C/R measure the clients and are left out), else the recorded own
     capacity, its best in any state, with state "other" where every closed row was in another host state than a
-    (decision 0032: the dear state costs up to 1.75x the CPU per answer of the cheap one), None where nothing is
+    (METHOD.md: one host state: the dear state costs up to 1.75x the CPU per answer of the cheap one), None where nothing is
     known."""
     recorded = num(a.get("own_capacity_rps"))
     if not closed or not hostprobe.probes(a):
@@ -92,7 +92,7 @@ def ratios(a, k, by, w, fr, own=None, rows=None):
 
 def judged(a, k, measured, goal, spread):
     """verdict(), except that v's and ref's rows measured in two host states (hostprobe.same_state) decide nothing
-    within hostprobe.STATE_EFFECT of the goal (decision 0032)."""
+    within hostprobe.STATE_EFFECT of the goal (METHOD.md: one host state)."""
     if hostprobe.same_state(a, k) is False and hostprobe.host_explains(measured, goal):
         return HOST_UNDECIDED
     return verdict(measured, goal, spread)
@@ -101,7 +101,7 @@ def judged(a, k, measured, goal, spread):
 def round_in_one_state(rows, v, ref, w, fr, a, k):
     """(a, k, note): the median rows of v and ref at this point, or, where those were measured in two host states and
     some round measured both in one, that round's rows (the round with the lower median of v's answers in time among
-    such rounds), with a note naming it (decision 0032)."""
+    such rounds), with a note naming it (METHOD.md: one host state)."""
     if hostprobe.same_state(a, k) is not False:
         return a, k, ""
     pairs = {}
@@ -173,7 +173,7 @@ def targets(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
 
 def against_ref(rows, label, v, ref, w, fr, field, a, k, note):
     """(target, measured, verdict) of "v's answers in time/s ≥ ref's" (field ok_per_s) or "v's p99 ≤ ref's" (p99_ms,
-    judged as ref's over v's) from the per-round pairs (overload_rounds, decision 0042); a, k and note: the rows
+    judged as ref's over v's) from the per-round pairs (overload_rounds, METHOD.md: paired overload rounds); a, k and note: the rows
     that stand for the point (round_in_one_state), used where no round has both."""
     p99 = field == "p99_ms"
     found = overload_rounds.median_pair(rows, v, ref, w, fr, field, inverse=p99)

@@ -1,4 +1,4 @@
-"""The overload targets that compare the default with the reference, judged round by round (decision 0042). The
+"""The overload targets that compare the default with the reference, judged round by round (METHOD.md: paired overload rounds). The
 configurations of a round run one after the other under the same host and the same history (the first overload of
 an instance is served oldest first until its clients' patience is known, in every configuration behind the
 admission queue), so a round's two rows are a pair, and the target takes the median of the per-round ratios and the
@@ -12,7 +12,7 @@ from .plan import aa_pair
 
 def median_pair(rows, v, ref, w, fr, field, inverse=False):
     """(ratio, v's row, ref's row, per-round ratios used, left out) of the round behind the (lower) median ratio, of
-    the rounds measured in one host state where the probe saw rounds in two (decision 0032); None without a pair.
+    the rounds measured in one host state where the probe saw rounds in two (METHOD.md: one host state); None without a pair.
     The ratio is v's field over ref's, or ref's over v's with inverse (a p99, where less is better)."""
     pairs = open_rounds.round_pairs(rows, v, ref, w, fr, field) if inverse else \
         open_rounds.round_pairs(rows, ref, v, w, fr, field)

@@ -1,7 +1,7 @@
-"""The sampling error of an open-model p99 (decision 0037). A p99 from n answers is the order statistic at rank
+"""The sampling error of an open-model p99 (METHOD.md: p99 sampling error). A p99 from n answers is the order statistic at rank
 0.99 n; where the answers are independent, the rank of the true p99 lies within 0.99 n ± z √(0.99 · 0.01 · n) (the
 binomial's normal approximation; distribution-free). Two configurations' p99s are told apart only where their
-intervals do not overlap. The rows keep a few percentiles only (p90, p95 since decision 0037, p99, p99.9); an
+intervals do not overlap. The rows keep a few percentiles only (p90, p95 kept for this, p99, p99.9); an
 interval's ends are read between the nearest two of them, linearly in log(1 - q), which is exact for an exponential
 tail."""
 import math

@@ -26,7 +26,7 @@ def aa_line(d):
 
 # The twins' spread and the measured gap are ratios to different bases: the same gap (0.8 ms between p99s of 997.6
 # and 998.4 ms, and of 998.4 and 999.2 ms) comes out a few parts in a million apart, far below the one decimal a
-# row reports (1e-4 of a second-long p99). A gap beyond the spread by less than TIE is the spread's own (decision 0050).
+# row reports (1e-4 of a second-long p99). A gap beyond the spread by less than TIE is the spread's own (METHOD.md: ties).
 TIE = 1e-4
 
 

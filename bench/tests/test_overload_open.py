@@ -221,7 +221,7 @@ class OverloadTargetsTest(unittest.TestCase):
 
     def test_the_comparisons_with_the_reference_pair_the_rounds(self):
         # repo200-overload-client-2026-12-02 at 130 %: round 1, every instance's first overload, had both p99s at the
-        # timeout; auto's median round by answers in time was round 1, kernel-200's round 2 (decision 0042)
+        # timeout; auto's median round by answers in time was round 1, kernel-200's round 2 (METHOD.md: paired overload rounds)
         def rnd(r, n):
             return dict(r, round=str(n))
         kernel = [rnd(orow("kernel-200", 1.3, ok, p, losses=500), n)

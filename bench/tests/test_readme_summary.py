@@ -18,9 +18,10 @@ class ReadmeSummaryTest(unittest.TestCase):
         text = readme_summary.summary(RUN, ROOT)
         with open(os.path.join(RUN, "results.md")) as f:
             results = f.read()
-        # Its results.md was drawn before decision 0034: the four shortfalls from "90 % of its own capacity" where the
-        # client's connections were all taken were misses then and are undecided now. Decision 0035 makes R100ms
-        # 200 %'s p99, 9,876.5 against 9,914.5 ms at a 10 s timeout, undecided: 45 met became 44. Decision 0037 makes
+        # Its results.md was drawn before the rule "client out of connections" (METHOD.md): the four shortfalls from
+        # "90 % of its own capacity" where the client's connections were all taken were misses then and are undecided
+        # now. "P99 at the client's timeout" makes R100ms 200 %'s p99, 9,876.5 against 9,914.5 ms at a 10 s timeout,
+        # undecided: 45 met became 44. "P99 sampling error" makes
         # three open-model p99s within their sampling error undecided: the miss at repo200 50 % (102.8 against 101.3
         # ms) and the two met at R1s (998.0 / 998.3 against 998.5 / 999.1 ms).
         self.assertIn("6 missed, 16 undecided, 45 met", results)

@@ -14,13 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Looks at the clients of the requests that have waited for admission longer than the watch delay, every period
- * while any request waits, on the admission clock's thread (decision 0038). A look is one read that does not block,
- * instead of a selector registration per request, so that what the watch costs follows how many requests wait, not
- * how many pass through the queue. A request is looked at every period until it has waited four periods, then after
- * a quarter of its age: a request that waits a minute is looked at 18 times, not 240, and a client that leaves is
- * seen at most about 40 % later than the age at which it left. The age its departure teaches the clients' patience
- * is the middle between the look that found it there and the one that found it gone ({@link Waiter#look}).
+ * Looks at the clients of the requests that have waited for admission longer than the watch delay, every period while
+ * any request waits, on the admission clock's thread (docs/design/admission.md, "Clients that left"). A look is one
+ * read that does not block, instead of a selector registration per request, so that what the watch costs follows how
+ * many requests wait, not how many pass through the queue. A request is looked at every period until it has waited four
+ * periods, then after a quarter of its age: a request that waits a minute is looked at 18 times, not 240, and a client
+ * that leaves is seen at most about 40 % later than the age at which it left. The age its departure teaches the
+ * clients' patience is the middle between the look that found it there and the one that found it gone
+ * ({@link Waiter#look}).
  */
 final class ClientSweep {
 

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>
  * A read, not read interest with Jetty's selector: an interest update wakes the selector, a platform thread that
  * competes with the carriers, once per waiting request and again to take it back, while a read that finds nothing
- * costs one system call on the sweeping thread (decision 0038).
+ * costs one system call on the sweeping thread (docs/design/admission.md, "Clients that left").
  * <p>
  * Not watched (the watch is {@link ClientWatch#NONE}): HTTP/2 and later, whose connections Jetty keeps reading; a
  * request with a body, whose bytes the application still has to read; a connection that something else already

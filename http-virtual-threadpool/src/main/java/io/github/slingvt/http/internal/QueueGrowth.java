@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
  * of the arrivals. Arrivals faster than the server answers make the queue grow second after second; a closed loop
  * (every client sends its next request after its answer) keeps it level once its clients are connected, however long
  * its wait. That is what tells an overload whose oldest waiters will outlast their clients from a standing queue that
- * a pool answers within their patience, before any client has left (decision 0045).
+ * a pool answers within their patience, before any client has left (docs/design/admission.md, "Newest first").
  * <p>
  * Judged at the first arrival after each second: a queue that nobody joins any more keeps the last judgement, and
  * while nobody arrives the order in which it is served changes no wait. After a second without any arrival the next

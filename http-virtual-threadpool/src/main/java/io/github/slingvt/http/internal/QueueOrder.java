@@ -8,27 +8,27 @@ import java.util.function.LongSupplier;
  * oldest waits outlast their clients; then the newest first (adaptive LIFO, Facebook's "Fail at Scale"), because the
  * newest still have their clients and the oldest are about to lose theirs whatever the order. Three signs tell it:
  * <ul>
- * <li>the oldest waiter has waited more than {@link #GROWING_AGE_NANOS} while the queue grows ({@link QueueGrowth})
- * or while waiting clients keep leaving ({@link Patience#leavingSteadily}):
- * requests arrive faster than the server answers, so that first in, first out would answer every newcomer later than
- * the one before until the waits reach the clients' patience; the newest first answer most within a second and leave
- * the oldest to the clients that are about to go. Without this, an overload was served first in, first out until its
- * oldest waiter reached half the patience, and the p99 of the answers was that half (5.3-5.5 s at repo200 130 % and
- * 200 % in full-2026-12-04, decision 0045). Once the oldest of an overload leave, the queue stops growing and stands
- * at thousands; served first in, first out until half the patience, the p99 of the answers was that half again
- * (5.1 s at page 130 %, where a pool of 200 answered its own in 1.0 s: full-2026-12-05c, decision 0049). Clients that
- * keep leaving say the same as a growing queue: the oldest waits outlast them. A closed loop keeps its queue level
- * once its clients are connected, and none of them leaves;</li>
+ * <li>the oldest waiter has waited more than {@link #GROWING_AGE_NANOS} while the queue grows ({@link QueueGrowth}) or
+ * while waiting clients keep leaving ({@link Patience#leavingSteadily}): requests arrive faster than the server
+ * answers, so that first in, first out would answer every newcomer later than the one before until the waits reach the
+ * clients' patience; the newest first answer most within a second and leave the oldest to the clients that are about to
+ * go. Without this, an overload was served first in, first out until its oldest waiter reached half the patience, and
+ * the p99 of the answers was that half (5.3-5.5 s at repo200 130 % and 200 % in a full benchmark on the 2-core lab
+ * host). Once the oldest of an overload leave, the queue stops growing and stands at thousands; served first in, first
+ * out until half the patience, the p99 of the answers was that half again (5.1 s at page 130 %, where a pool of 200
+ * answered its own in 1.0 s, in a full benchmark). Clients that keep leaving say the same as a growing queue: the
+ * oldest waits outlast them. A closed loop keeps its queue level once its clients are connected, and none of them
+ * leaves;</li>
  * <li>the oldest waiter has waited more than half of the clients' patience: of the queue timeout, or of the age at
  * which clients keep leaving while others arrive once that is known ({@link Patience}, learned over three seconds);
  * </li>
  * <li>a waiter taken off the queue was found gone at its last look within the last {@link #GONE_AT_ADMISSION_NANOS}:
- * taken first in, first out, it was among the oldest, so the oldest waits already outlast their clients. Without
- * this, the first overload of an instance served its oldest waiters first until the patience was learned, and every
- * answer of those seconds came after its client had left (two seconds without one answer in time, measured at
- * repo200 130 % in full-2026-12-03). The sign lasts a second and is renewed by every such find, so that a crowd of
- * clients that all leave together (the end of a load) leaves no lasting order behind, as the patience does not
- * either (decision 0025).</li>
+ * taken first in, first out, it was among the oldest, so the oldest waits already outlast their clients. Without this,
+ * the first overload of an instance served its oldest waiters first until the patience was learned, and every answer of
+ * those seconds came after its client had left (two seconds without one answer in time, measured at repo200 130 % in a
+ * full benchmark). The sign lasts a second and is renewed by every such find, so that a crowd of clients that all leave
+ * together (the end of a load) leaves no lasting order behind, as the patience does not either. Why each sign exists:
+ * docs/design/admission.md, "Newest first".</li>
  * </ul>
  * Not thread-safe: the gate calls it under its lock.
  */

@@ -19,10 +19,10 @@ final class Waiter {
 
     /**
      * How long a request waits before its client is watched, and how often the gate's sweep then looks at it in its
-     * first second ({@link ClientSweep}, decision 0038). Work for a gone client is wasted only when the client leaves
-     * while its request waits; no HTTP client, browser or proxy gives up within a quarter of a second, and the waits
-     * that matter under overload last seconds. A client closed earlier is seen at the first look (its connection
-     * reads as closed).
+     * first second ({@link ClientSweep}; docs/design/admission.md, "Clients that left"). Work for a gone client is
+     * wasted only when the client leaves while its request waits; no HTTP client, browser or proxy gives up within a
+     * quarter of a second, and the waits that matter under overload last seconds. A client closed earlier is seen at
+     * the first look (its connection reads as closed).
      */
     static final long WATCH_AFTER_MILLIS = 250;
 

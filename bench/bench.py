@@ -5,7 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from slingvt_bench import cli  # noqa: E402
+from slingvt_bench.plan import cli
 
 if __name__ == "__main__":
     sys.exit(cli.run())

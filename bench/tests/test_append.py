@@ -1,9 +1,9 @@
 """Rounds spread over several invocations (--append, --points): round numbers continue per point."""
 import unittest
 
-from slingvt_bench.cli import last_round, parse_points
-from slingvt_bench.common import BenchError
-from slingvt_bench.plan import point_duration
+from slingvt_bench.plan.closed_phase import last_round, parse_points
+from slingvt_bench.core.common import BenchError
+from slingvt_bench.plan.plans import point_duration
 
 
 class AppendTest(unittest.TestCase):

@@ -3,7 +3,7 @@ the server."""
 import sys
 import unittest
 
-from slingvt_bench import load
+from slingvt_bench.load import runner as load
 
 
 class Args:

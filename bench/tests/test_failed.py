@@ -4,11 +4,14 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench import cli, points
-from slingvt_bench.common import BenchError
-from slingvt_bench.data import Data, read_csv
-from slingvt_bench.report import markdown
-from slingvt_bench.verdicts import targets
+from slingvt_bench.plan import cli
+from slingvt_bench.plan import closed_phase
+from slingvt_bench.load import points
+from slingvt_bench.core.common import BenchError
+from slingvt_bench.verdicts.ratios import Data
+from slingvt_bench.core.rows import read_csv
+from slingvt_bench.reports.report import markdown
+from slingvt_bench.verdicts.closed import targets
 
 
 class Proc:
@@ -62,9 +65,9 @@ def run(restart_ok):
             return dict(config=inst.name, workload=wname, r_ms=1000, concurrency=c, round=rnd, rps_steady=thr,
                         rps=thr)
         rows, meta = [], {}
-        with mock.patch.object(cli, "measure_point", measure), mock.patch.object(cli.time, "sleep"), \
-                mock.patch.object(cli, "log"), mock.patch.object(points, "log"):
-            cli.run_rounds(Args, dict(pause=0), live, rows, [], out, out, meta, 0,
+        with mock.patch.object(closed_phase, "measure_point", measure), mock.patch.object(closed_phase.time, "sleep"), \
+                mock.patch.object(closed_phase, "log"), mock.patch.object(points, "log"):
+            closed_phase.run_rounds(Args, dict(pause=0), live, rows, [], out, out, meta, 0,
                            [(0, i, p) for i, p in enumerate(GRID)])
         return read_csv(os.path.join(out, "results.csv")), live[1]
 
@@ -129,9 +132,9 @@ class ComparedOnlyTest(unittest.TestCase):
                 measured.append((inst.name, wname, c))
                 return dict(config=inst.name, workload=wname, r_ms=100, concurrency=c, round=rnd, rps_steady="1.0",
                             rps="1.0")
-            with mock.patch.object(cli, "measure_point", measure), mock.patch.object(cli.time, "sleep"), \
-                    mock.patch.object(cli, "log"), mock.patch.object(points, "log"):
-                cli.run_rounds(Args, dict(pause=0), live, [], [], out, out, {}, 0,
+            with mock.patch.object(closed_phase, "measure_point", measure), mock.patch.object(closed_phase.time, "sleep"), \
+                    mock.patch.object(closed_phase, "log"), mock.patch.object(points, "log"):
+                closed_phase.run_rounds(Args, dict(pause=0), live, [], [], out, out, {}, 0,
                                [(1, 0, ("repo200", 100)), (1, 1, ("R1s", 1000))],
                                compared=lambda w, c: ["kernel-200", "vt-adaptive"] + (["vt-unbounded"] if w == "R1s"
                                                                                       else []))

@@ -2,11 +2,15 @@
 was measured in two states, a ratio the host alone could have moved decides nothing."""
 import unittest
 
-from slingvt_bench import hostprobe, open_rounds, overload_decisive, overload_open_report
-from slingvt_bench.data import Data
-from slingvt_bench.report import losses_first
-from slingvt_bench.safe_default import OVER_CAPACITY, closed, open_p99
-from slingvt_bench.verdicts import HOST_UNDECIDED, aa_spread, decisive_points, judged
+from slingvt_bench.verdicts import host_state
+from slingvt_bench.verdicts import open_rounds
+from slingvt_bench.verdicts import overload_decisive
+from slingvt_bench.verdicts import overload as overload_open_report
+from slingvt_bench.verdicts.ratios import Data
+from slingvt_bench.reports.report import losses_first
+from slingvt_bench.verdicts.safe_default import OVER_CAPACITY, closed, open_p99
+from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, judged
+from slingvt_bench.verdicts.decisive import decisive_points
 from tests.test_overload_open import section_of
 
 CHEAP, DEAR = ("45.0", "47.0"), ("198.0", "203.0")
@@ -20,10 +24,10 @@ def row(config, thr, rnd, state, w="repo200", c=1000):
 class HostStateTest(unittest.TestCase):
 
     def test_rows_are_in_one_state_when_all_their_probes_are_within_a_factor_of_two(self):
-        self.assertTrue(hostprobe.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, ("60.0", "88.0"))))
-        self.assertFalse(hostprobe.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, DEAR)))
-        self.assertFalse(hostprobe.same_state(row("a", 1, 1, ("45.0", "201.0")), row("b", 1, 1, CHEAP)))
-        self.assertIsNone(hostprobe.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, None)))
+        self.assertTrue(host_state.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, ("60.0", "88.0"))))
+        self.assertFalse(host_state.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, DEAR)))
+        self.assertFalse(host_state.same_state(row("a", 1, 1, ("45.0", "201.0")), row("b", 1, 1, CHEAP)))
+        self.assertIsNone(host_state.same_state(row("a", 1, 1, CHEAP), row("b", 1, 1, None)))
 
     def test_a_ratio_leaves_out_the_rounds_measured_in_two_states(self):
         # Round 2: auto in the dear state, kernel-200 in the cheap one (0.55x); rounds 1 and 3 in one state each.
@@ -146,7 +150,7 @@ class OverloadDecisiveHostStateTest(unittest.TestCase):
 class ReadmeHostStateTest(unittest.TestCase):
 
     def test_the_readme_table_marks_a_ratio_measured_in_two_states_undecided(self):
-        from slingvt_bench.readme_summary import marked
+        from slingvt_bench.reports.readme_summary import marked
         two = Data([row("vt-adaptive", 420, 1, DEAR), row("kernel-200", 570, 1, CHEAP)])
         one = Data([row("vt-adaptive", 420, 1, CHEAP), row("kernel-200", 570, 1, CHEAP)])
         self.assertEqual(marked(two, "vt-adaptive", "kernel-200", "repo200", 1000, 1.0), "0.74×?")

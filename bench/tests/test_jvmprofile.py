@@ -1,9 +1,9 @@
 """./sling-vt profile's pure parts: which component a sampled frame belongs to, the class histogram, the points."""
 import unittest
 
-from slingvt_bench.common import BenchError
-from slingvt_bench.jvmprofile import attribute, component, parse_histogram
-from slingvt_bench.profilepoints import open_rate, parse_points
+from slingvt_bench.core.common import BenchError
+from slingvt_bench.scenarios.jvmprofile import attribute, component, parse_histogram
+from slingvt_bench.scenarios.profilepoints import open_rate, parse_points
 
 
 class JvmProfileTest(unittest.TestCase):

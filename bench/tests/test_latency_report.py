@@ -2,7 +2,7 @@ import os
 import tempfile
 import unittest
 
-from slingvt_bench import latency_report
+from slingvt_bench.reports import latency as latency_report
 
 
 def row(config, conc, rps, mean_ms, rt="38.0"):

@@ -1,7 +1,7 @@
 """wrk's steady-state rate: the ramp, the cut last second, and failed answers left out of throughput."""
 import unittest
 
-from slingvt_bench.load import steady_rate
+from slingvt_bench.load.runner import steady_rate
 
 
 def run(per_second, ok_per_second=None, started=100):

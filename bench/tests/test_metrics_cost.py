@@ -1,6 +1,6 @@
 import unittest
 
-from slingvt_bench.metrics_cost import verdict
+from slingvt_bench.verdicts.metrics_cost import verdict
 
 
 class MetricsCostVerdictTest(unittest.TestCase):

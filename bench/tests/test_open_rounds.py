@@ -5,8 +5,11 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench import open_phase, open_rounds, openload
-from slingvt_bench.safe_default import open_p99
+from slingvt_bench.plan import open_phase
+from slingvt_bench.verdicts import open_rounds
+from slingvt_bench.core import open_rows
+from slingvt_bench.reports import open_section
+from slingvt_bench.verdicts.safe_default import open_p99
 
 TARGET = "open model {} at {} % of kernel-200's capacity: vt-adaptive p99 ≤ kernel-200's"
 
@@ -104,8 +107,8 @@ class OpenPhaseTest(unittest.TestCase):
                 mock.patch.object(open_phase, "log"), mock.patch.object(open_phase.time, "sleep"), \
                 mock.patch.object(open_phase, "ensure_running", return_value=None):
             open_phase.run(Args, live, dict(workloads=["R100ms", "page"], pause=0), closed, out, out)
-            rows = openload.read_csv(os.path.join(out, "openmodel.csv"))
-            text = openload.section(out)
+            rows = open_rows.read_csv(os.path.join(out, "openmodel.csv"))
+            text = open_section.section(out)
         self.assertEqual(len(driven), 4 * 4 + 2 * 3)
         self.assertEqual(driven[16:], ["vt-adaptive-R100ms-50-r2", "vt-adaptive-twin-R100ms-50-r2",
                                        "kernel-200-R100ms-50-r2", "vt-adaptive-twin-R100ms-50-r3",

@@ -4,7 +4,10 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench import openload
+from slingvt_bench.load import oha as openload
+from slingvt_bench.core import open_rows
+from slingvt_bench.reports import open_section
+from slingvt_bench.core import setups
 
 
 class OpenLoadTest(unittest.TestCase):
@@ -14,9 +17,9 @@ class OpenLoadTest(unittest.TestCase):
                 dict(config="a", workload="w", rps_steady="1200", rps="1000"),
                 dict(config="b", workload="w", rps_steady="", rps="300"),
                 dict(config="a", workload="x", rps_steady="5", rps="5")]
-        self.assertEqual(openload.capacity(rows, "a", "w"), 1200.0)
-        self.assertEqual(openload.capacity(rows, "b", "w"), 300.0)
-        self.assertIsNone(openload.capacity(rows, "c", "w"))
+        self.assertEqual(open_rows.capacity(rows, "a", "w"), 1200.0)
+        self.assertEqual(open_rows.capacity(rows, "b", "w"), 300.0)
+        self.assertIsNone(open_rows.capacity(rows, "c", "w"))
 
     def test_oha_built_once_in_the_users_cache_serves_every_checkout_before_a_checkouts_own(self):
         def executable(path):
@@ -31,22 +34,22 @@ class OpenLoadTest(unittest.TestCase):
             mine = os.path.join(root, ".sling-vt", "tools", "bin", "oha")
             executable(mine)
             self.assertEqual(openload.ensure_oha(root, print), mine)
-            shared = os.path.join(cache, "sling-vt", f"oha-{openload.OHA_VERSION}", "bin", "oha")
+            shared = os.path.join(cache, "sling-vt", f"oha-{setups.OHA_VERSION}", "bin", "oha")
             executable(shared)
             self.assertEqual(openload.ensure_oha(root, print), shared)
             self.assertEqual(openload.ensure_oha(os.path.join(root, "another-clone"), print), shared)
 
     def test_connections_cover_twice_r_plus_half_a_second_and_at_least_64(self):
-        self.assertEqual(openload.connections(1000, 100, 20000), 700)
-        self.assertEqual(openload.connections(10, 10, 20000), 64)
-        self.assertEqual(openload.connections(20000, 1000, 20000), 8000)
+        self.assertEqual(open_rows.connections(1000, 100, 20000), 700)
+        self.assertEqual(open_rows.connections(10, 10, 20000), 64)
+        self.assertEqual(open_rows.connections(20000, 1000, 20000), 8000)
 
     def test_row_counts_ok_answers_only_and_leaves_requests_in_flight_at_the_end_out_of_errors(self):
         summary = {"statusCodeDistribution": {"200": 950, "503": 50},
                    "errorDistribution": {openload.IN_FLIGHT_AT_END: 7, "connection reset": 2},
                    "latencyPercentiles": {"p50": 0.1, "p90": 0.2, "p95": 0.3, "p99": 0.5, "p99.9": 1.25},
                    "summary": {"slowest": 2.0}}
-        r = openload.row("vt", "R100ms", 0.9, 1111.1, 1000.0, 700, 10, summary)
+        r = open_rows.row("vt", "R100ms", 0.9, 1111.1, 1000.0, 700, 10, summary)
         self.assertEqual(r["achieved_rps"], 95.0)
         self.assertEqual(r["non2xx"], 50)
         self.assertEqual(r["errors"], 2)
@@ -55,29 +58,29 @@ class OpenLoadTest(unittest.TestCase):
 
     def test_section_links_one_latency_plot_per_workload_in_the_order_measured(self):
         with tempfile.TemporaryDirectory() as out:
-            rows = [openload.row(cf, w, fr, 1000.0, 1000.0 * fr, 700, 20, {"statusCodeDistribution": {"200": 10}},
+            rows = [open_rows.row(cf, w, fr, 1000.0, 1000.0 * fr, 700, 20, {"statusCodeDistribution": {"200": 10}},
                                  "kernel-200", 1500.0)
-                    for w in ("R1s", "page") for fr in openload.FRACTIONS for cf in ("kernel-200", "vt-unbounded")]
-            openload.write_csv(os.path.join(out, "openmodel.csv"), rows)
-            text = openload.section(out)
+                    for w in ("R1s", "page") for fr in open_rows.FRACTIONS for cf in ("kernel-200", "vt-unbounded")]
+            open_rows.write_csv(os.path.join(out, "openmodel.csv"), rows)
+            text = open_section.section(out)
         self.assertIn("[R1s](latency-R1s.svg), [page](latency-page.svg).", text)
         self.assertEqual(text.count("| R1s | 900.0 | 90 % of kernel-200 1000.0 |"), 2)
 
     def test_every_configuration_gets_the_same_offered_rates_of_kernel_200s_capacity(self):
         rows = [dict(config=cf, workload="R100ms", rps_steady=str(cap), rps=str(cap))
                 for cf, cap in (("kernel-200", 1000), ("vt-unbounded", 4000), ("felix-virtual", 800))]
-        ref, cap, rates = openload.offered_rates(rows, ["felix-virtual", "kernel-200", "vt-unbounded"], "R100ms",
-                                                 openload.FRACTIONS)
+        ref, cap, rates = open_rows.offered_rates(rows, ["felix-virtual", "kernel-200", "vt-unbounded"], "R100ms",
+                                                 open_rows.FRACTIONS)
         self.assertEqual((ref, cap, rates), ("kernel-200", 1000.0, [(0.5, 500.0), (0.9, 900.0)]))
         # Without kernel-200: the lowest capacity, so that every configuration reached the rates in the closed model.
-        self.assertEqual(openload.offered_rates(rows, ["vt-unbounded", "felix-virtual"], "R100ms", (0.5,)),
+        self.assertEqual(open_rows.offered_rates(rows, ["vt-unbounded", "felix-virtual"], "R100ms", (0.5,)),
                          ("felix-virtual", 800.0, [(0.5, 400.0)]))
-        self.assertEqual(openload.offered_rates(rows, ["vt-unbounded"], "R1s", (0.5,)), (None, None, []))
+        self.assertEqual(open_rows.offered_rates(rows, ["vt-unbounded"], "R1s", (0.5,)), (None, None, []))
 
     def test_open_model_drives_all_configurations_at_the_shared_rates_and_keeps_failed_runs(self):
         from unittest import mock
-        from slingvt_bench import open_phase
-        from slingvt_bench.common import BenchError
+        from slingvt_bench.plan import open_phase
+        from slingvt_bench.core.common import BenchError
 
         class Inst:
             def __init__(self, name):
@@ -102,8 +105,8 @@ class OpenLoadTest(unittest.TestCase):
                 mock.patch.object(open_phase, "log"), mock.patch.object(open_phase.time, "sleep"), \
                 mock.patch.object(open_phase, "ensure_running", return_value=None):
             open_phase.run(Args, live, dict(workloads=["R100ms"], pause=0), closed, out, out)
-            rows = openload.read_csv(os.path.join(out, "openmodel.csv"))
-            text = openload.section(out)
+            rows = open_rows.read_csv(os.path.join(out, "openmodel.csv"))
+            text = open_section.section(out)
         self.assertEqual(sorted(driven), [("kernel-200-R100ms-50.json", "500.0"), ("kernel-200-R100ms-90.json", "900.0"),
                                           ("vt-unbounded-R100ms-50.json", "500.0"),
                                           ("vt-unbounded-R100ms-90.json", "900.0")])

@@ -6,10 +6,12 @@ import re
 import tempfile
 import unittest
 
-from slingvt_bench import overload_decisive as dec
-from slingvt_bench import overload_open as ov
-from slingvt_bench import overload_open_report as rep
-from slingvt_bench import overload_phase
+from slingvt_bench.verdicts import overload_decisive as dec
+from slingvt_bench.verdicts import overload
+from slingvt_bench.load import overload_oha as ov
+from slingvt_bench.core import overload_rows
+from slingvt_bench.reports import overload_section as rep
+from slingvt_bench.plan import overload_phase
 
 from .test_overload_open import FakeInstance, oha_db, phase_patched
 
@@ -86,35 +88,35 @@ class DecisivePointsTest(unittest.TestCase):
         self.assertEqual(dec.decisive_points(below, 3), [("R100ms", 2.0)])
 
     def test_connection_bound_compares_the_connections_with_the_rate_times_the_timeout(self):
-        self.assertTrue(dec.connection_bound(dict(target_rps="7400", timeout_s="10", connections="8000")))
-        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557")))
+        self.assertTrue(overload.connection_bound(dict(target_rps="7400", timeout_s="10", connections="8000")))
+        self.assertFalse(overload.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557")))
         # The row keeps 434.1 for an exact 434.0476/s: 4,558 connections asked for by the rounded rate, 4,557 given.
-        self.assertFalse(dec.connection_bound(dict(target_rps="434.1", timeout_s="10",
+        self.assertFalse(overload.connection_bound(dict(target_rps="434.1", timeout_s="10",
                                                    connections=str(ov.connections(434.0476, 10, 10 ** 6)))))
-        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10")))
+        self.assertFalse(overload.connection_bound(dict(target_rps="434", timeout_s="10")))
 
     def test_a_client_short_of_connections_by_the_rate_that_kept_some_free_was_not_capped(self):
         short = dict(target_rps="1087.8", timeout_s="10", connections="8000")
         # full-2026-11-28b, repo200 at 200 %: auto's client ended with 5,852 of 8,000 open, R10ms at 200 % with 7,918
-        self.assertFalse(dec.connection_bound(dict(short, cut_off="5852")))
-        self.assertTrue(dec.connection_bound(dict(short, cut_off="7918")))
-        self.assertTrue(dec.connection_bound(dict(short, cut_off="7600")))
-        self.assertFalse(dec.connection_bound(dict(short, cut_off="7599")))
-        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
+        self.assertFalse(overload.connection_bound(dict(short, cut_off="5852")))
+        self.assertTrue(overload.connection_bound(dict(short, cut_off="7918")))
+        self.assertTrue(overload.connection_bound(dict(short, cut_off="7600")))
+        self.assertFalse(overload.connection_bound(dict(short, cut_off="7599")))
+        self.assertFalse(overload.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
                                                    cut_off="4557")))
 
     def test_a_client_whose_connections_the_server_held_through_the_point_was_capped_whatever_the_end(self):
         short = dict(target_rps="3882.6", timeout_s="10", connections="8000")
         # full-2026-12-02, R100ms at 200 %: auto held a median of 8,000 of 8,000 in the samples, 6,771 open at the end.
-        self.assertTrue(dec.connection_bound(dict(short, held_median="8000", cut_off="6771")))
-        self.assertTrue(dec.connection_bound(dict(short, held_median="7600", cut_off="0")))
-        self.assertFalse(dec.connection_bound(dict(short, held_median="7599", cut_off="7599")))
+        self.assertTrue(overload.connection_bound(dict(short, held_median="8000", cut_off="6771")))
+        self.assertTrue(overload.connection_bound(dict(short, held_median="7600", cut_off="0")))
+        self.assertFalse(overload.connection_bound(dict(short, held_median="7599", cut_off="7599")))
         # full-2026-11-28b, repo200 at 200 %: a median of 6,266 held, 5,852 open at the end: connections to spare.
-        self.assertFalse(dec.connection_bound(dict(short, held_median="6266", cut_off="5852")))
-        self.assertTrue(dec.connection_bound(dict(short, held_median="6266", cut_off="7918")), "either shows the cap")
-        self.assertTrue(dec.connection_bound(dict(short, held_median="7918")))
-        self.assertFalse(dec.connection_bound(dict(short, held_median="5000")))
-        self.assertFalse(dec.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
+        self.assertFalse(overload.connection_bound(dict(short, held_median="6266", cut_off="5852")))
+        self.assertTrue(overload.connection_bound(dict(short, held_median="6266", cut_off="7918")), "either shows the cap")
+        self.assertTrue(overload.connection_bound(dict(short, held_median="7918")))
+        self.assertFalse(overload.connection_bound(dict(short, held_median="5000")))
+        self.assertFalse(overload.connection_bound(dict(target_rps="434", timeout_s="10", connections="4557",
                                                    held_median="4557")), "enough connections for the rate")
 
 
@@ -143,10 +145,10 @@ class DecisiveRoundsInPhaseTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out, contextlib.ExitStack() as stack:
             phase_patched(oha, counts, stack)
             if earlier:
-                ov.write_csv(os.path.join(out, "overload.csv"), list(earlier))
+                overload_rows.write_csv(os.path.join(out, "overload.csv"), list(earlier))
             overload_phase.run(Args, [FakeInstance(c) for c in ("kernel-200", "vt-adaptive", "vt-adaptive-twin")],
                                dict(workloads=list(workloads), pause=0), closed, out, out)
-            return driven, ov.read_csv(os.path.join(out, "overload.csv"))
+            return driven, overload_rows.read_csv(os.path.join(out, "overload.csv"))
 
     # repo200 at 130 %: auto answers 60/s in time against the pool's 70 (its twin 65): 0.86x, decisive.
     REPO200_CLOSE = {"kernel-200-repo200-130": 700, "vt-adaptive-repo200-130": 600,

@@ -7,11 +7,13 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench import overload_open as ov
-from slingvt_bench import overload_open_report as rep
-from slingvt_bench import overload_phase
-from slingvt_bench.common import BenchError
-from slingvt_bench.data import round_of
+from slingvt_bench.load import overload_oha as ov
+from slingvt_bench.core import overload_rows
+from slingvt_bench.verdicts import overload as rep
+from slingvt_bench.reports import overload_section
+from slingvt_bench.plan import overload_phase
+from slingvt_bench.core.common import BenchError
+from slingvt_bench.core.rows import round_of
 
 
 def oha_db(path, rows):
@@ -56,9 +58,9 @@ class OverloadOpenTest(unittest.TestCase):
     def test_rates_are_130_and_200_percent_of_kernel_200s_capacity_for_every_configuration(self):
         rows = [dict(config=cf, workload="R1s", rps_steady=str(cap), rps=str(cap))
                 for cf, cap in (("kernel-200", 190), ("vt-unbounded", 3000))]
-        self.assertEqual(ov.offered(rows, ["vt-unbounded", "kernel-200"], "R1s"),
+        self.assertEqual(overload_rows.offered(rows, ["vt-unbounded", "kernel-200"], "R1s"),
                          ("kernel-200", 190.0, [(1.3, 190.0 * 1.3), (2.0, 380.0)]))
-        self.assertEqual(ov.offered(rows, ["vt-unbounded"], "R10ms"), (None, None, []))
+        self.assertEqual(overload_rows.offered(rows, ["vt-unbounded"], "R10ms"), (None, None, []))
 
     def test_connections_cover_the_timeout_within_the_limits(self):
         self.assertEqual(ov.connections(380, 10, 20000), 3990)
@@ -129,8 +131,8 @@ CAP = "vt-adaptive ≥ 90 % of its own closed-model capacity (at most the offere
 def section_of(rows):
     """results.md's overload section for these overload.csv rows."""
     with tempfile.TemporaryDirectory() as out:
-        ov.write_csv(os.path.join(out, "overload.csv"), rows)
-        return rep.section(out)
+        overload_rows.write_csv(os.path.join(out, "overload.csv"), rows)
+        return overload_section.section(out)
 
 
 class OverloadTargetsTest(unittest.TestCase):
@@ -291,8 +293,8 @@ class OverloadPhaseTest(unittest.TestCase):
             phase_patched(oha, counts, stack)
             overload_phase.run(Args, [FakeInstance(c) for c in ("kernel-200", "vt-unbounded", "felix-virtual")],
                                dict(workloads=["R1s"], pause=0), closed, out, out)
-            rows = ov.read_csv(os.path.join(out, "overload.csv"))
-            series = ov.read_csv(os.path.join(out, "overload-series.csv"))
+            rows = overload_rows.read_csv(os.path.join(out, "overload.csv"))
+            series = overload_rows.read_csv(os.path.join(out, "overload-series.csv"))
             self.assertEqual([f for f in os.listdir(out) if f.endswith(".db")], [])
         self.assertEqual({q for _, q in driven}, {"260.0", "400.0"})
         # Two rounds of 3 configurations x 2 rates, the second round's files apart from the first's.
@@ -322,7 +324,7 @@ class OverloadPhaseTest(unittest.TestCase):
         earlier = [dict(config=c, workload=w) for c in ("kernel-200", "vt-unbounded") for w in ("R1s", "park10s")]
         overload_phase.check_args(Args, earlier, plan)
         self.assertEqual((plan["configs"], plan["workloads"], Args.overload_duration),
-                         (["kernel-200", "vt-unbounded"], ["R1s"], ov.QUICK_DURATION_S))
+                         (["kernel-200", "vt-unbounded"], ["R1s"], overload_rows.QUICK_DURATION_S))
         Args.overload_rounds = 0
         with self.assertRaisesRegex(BenchError, "--overload-rounds must be 1 or more"):
             overload_phase.check_args(Args, earlier, dict(plan))
@@ -370,8 +372,8 @@ class OverloadWatchInPhaseTest(unittest.TestCase):
             phase_patched(oha, counts, stack)
             overload_phase.run(Args, [FakeInstance("vt-adaptive")], dict(workloads=["R1s"], pause=0), closed, out,
                                out)
-            rows = ov.read_csv(os.path.join(out, "overload.csv"))
-            watched = ov.read_csv(os.path.join(out, "overload-admission.csv"))
+            rows = overload_rows.read_csv(os.path.join(out, "overload.csv"))
+            watched = overload_rows.read_csv(os.path.join(out, "overload-admission.csv"))
         r = next(r for r in rows if r["fraction"] == "1.3")
         self.assertEqual((r["own_requests"], r["server_arrived"], r["arrived_identity"]), ("4", "1", "held"))
         self.assertEqual((r["cpu_pct"], r["cpu_ms_per_completed"], r["closed_cpu_ms_per_answer"]),

@@ -3,7 +3,7 @@ import types
 import unittest
 from unittest import mock
 
-from slingvt_bench import overload_phase
+from slingvt_bench.plan import overload_phase
 
 
 class OverloadPointTest(unittest.TestCase):

@@ -4,7 +4,7 @@ import os
 import unittest
 from unittest import mock
 
-from slingvt_bench import overload_watch as watch
+from slingvt_bench.samples import overload_watch as watch
 
 
 class Clock:

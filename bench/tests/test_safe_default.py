@@ -2,9 +2,10 @@
 spread, no 503 where kernel-200 answered everything, open-model p99."""
 import unittest
 
-from slingvt_bench.data import Data
-from slingvt_bench import open_rounds, p99_sampling
-from slingvt_bench.safe_default import SAMPLING, applies, closed, open_p99
+from slingvt_bench.verdicts.ratios import Data
+from slingvt_bench.verdicts import open_rounds
+from slingvt_bench.verdicts import p99_sampling
+from slingvt_bench.verdicts.safe_default import SAMPLING, applies, closed, open_p99
 
 
 def row(config, thr, w="R1s", c=1000, non2xx=0, errors=0):

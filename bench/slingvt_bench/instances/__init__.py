@@ -1,0 +1,1 @@
+"""Sling instances: start, readiness, verification, stop; the PostgreSQL store and the network delay."""

@@ -1,0 +1,1 @@
+"""The load generators (wrk, oha) and one measured point."""

@@ -1,0 +1,301 @@
+"""./sling-vt bench: the command line, the plan, the rotation of points over side-by-side instances, the report."""
+import argparse
+import json
+import os
+import shutil
+import signal
+import time
+
+from slingvt_bench.samples import hostprobe
+from slingvt_bench.scenarios import metrics_cost
+from slingvt_bench.load import oha as openload
+from slingvt_bench.plan import open_phase
+from slingvt_bench.plan import overload_phase
+from slingvt_bench.instances import pgstore
+from slingvt_bench.core import rows as data
+from slingvt_bench.verdicts import ratios
+from slingvt_bench.core import estimate
+from slingvt_bench.reports import readme_summary
+from slingvt_bench.reports import report
+from slingvt_bench.verdicts import decisive
+from slingvt_bench.verdicts import judge
+from slingvt_bench.core.common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
+from slingvt_bench.instances.instance import (Instance, add_launch_args, check_launch_args, prune_instance_home,
+                                              snapshot_feature)
+from slingvt_bench.load.runner import ensure_wrk
+from slingvt_bench.core.setups import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS,
+                                       plan_cpus, serves)
+from slingvt_bench.plan.plans import FULL, FULL_POSTGRES, LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, phase_configs
+from slingvt_bench.scenarios.latency_runs import latencies_of, run_latencies
+from slingvt_bench.load.points import warmup
+from slingvt_bench.samples.sampling import machine_info, raise_fd_limit
+from slingvt_bench.plan.closed_phase import parse_points, run_rounds, sitting
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="R = 100 ms and 1 s, C = 100 and 1,000, kernel-200 vs vt-unbounded")
+    ap.add_argument("--out", help="output folder (default .sling-vt/bench/<timestamp>)")
+    ap.add_argument("--configs", help="comma-separated subset of: " + ", ".join(CONFIGS))
+    ap.add_argument("--workloads", help="comma-separated subset of: " + ", ".join(WORKLOADS))
+    ap.add_argument("--concurrency", help="comma-separated connection counts")
+    ap.add_argument("--duration", type=int, help="seconds per measured point")
+    ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure every point this many times (interleaved); tables show the median and the spread")
+    ap.add_argument("--decisive-rounds", type=int,
+                    help="after the grid, measure the decisive points (a target's ratio within 15 %% or twice the A/A "
+                         "spread of its goal) again until they have this many rounds (full run: 3; 1 = off)")
+    ap.add_argument("--decisive-points", type=int, default=None,
+                    help="at most this many decisive points get the extra rounds: shortfalls first, then leads, "
+                         "each closest to its goal first")
+    ap.add_argument("--points", help="comma-separated WORKLOAD:C pairs: measure only these points of the plan "
+                    "(e.g. repo200:8000,page:4000)")
+    ap.add_argument("--append", metavar="DIR", help="add rounds to the run in DIR (its results.csv and meta.json): "
+                    "each point measured here gets the round numbers after the ones it has, so that the rounds of a "
+                    "point can be spread over several invocations (a full run with 3 rounds at the close points "
+                    "does not fit one sitting on 2 cores)")
+    ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
+    ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
+    # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
+    # how far G1 happened to grow the heap, and heap resizing does not add noise to the throughput.
+    ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", DEFAULT_JVM_OPTS),
+                    help=f"JVM options of the instances (default: {DEFAULT_JVM_OPTS}, or $SLING_VT_BENCH_JVM_OPTS)")
+    ap.add_argument("--wrk-threads", type=int, default=2)
+    ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
+    ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
+    ap.add_argument("--store", choices=["segment", "postgres"], default="segment",
+                    help="repository of the instances: segment-tar (default) or Oak's DocumentNodeStore on a "
+                         "PostgreSQL that the benchmark starts (one database per configuration, cold Oak caches)")
+    ap.add_argument("--feature", choices=["starter", "lean"], default="starter",
+                    help="feature of the instances: starter (the default of ./sling-vt run; needed by the page "
+                         "workload) or lean (Sling with servlets only, as the runs before 2026-11-24)")
+    ap.add_argument("--pool-max", type=int, help="--store postgres: the JDBC pool's maxActive (and maxIdle) instead "
+                    "of the feature's 50")
+    ap.add_argument("--pool-wait-ms", type=int, default=30000,
+                    help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
+    ap.add_argument("--latency", metavar="MS[,MS...]",
+                    help="--store postgres: one-way network latency in ms between the instances and PostgreSQL "
+                         "(toxiproxy, built by ./sling-vt toxiproxy). Several values (e.g. 0,1,5): one run per "
+                         "latency into OUT/latency-<MS>ms and a summary OUT/latency.md. Without --configs, --workloads "
+                         "or --concurrency: kernel-200, vt-unbounded and its twin on cold50 at C = 100, 400, 1,000, "
+                         "no open-model or overload phase (about 8 min per latency)")
+    open_phase.add_args(ap)
+    overload_phase.add_args(ap)
+    metrics_cost.add_args(ap)
+    ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
+    ap.add_argument("--readme", metavar="DIR", help="write DIR as the run of record into README.md, between its "
+                    "markers: the default's targets with the losses first, the closed model's table and the "
+                    "overload's answers in time (DIR under docs/benchmarks, for the links)")
+    add_launch_args(ap)
+    args = ap.parse_args()
+
+    if args.readme:
+        readme = os.path.join(args.root, "README.md")
+        readme_summary.write_readme(args.readme, readme)
+        log(f"{readme}: run of record {args.readme} written between the markers; read the text around them")
+        return 0
+
+    if args.report_only:
+        if not os.path.isfile(os.path.join(args.report_only, "results.csv")):
+            raise BenchError(f"--report-only {args.report_only}: no results.csv there")
+        report.write_all(args.report_only)
+        return 0
+
+    args.latency_ms = None
+    if args.latency is not None:
+        latencies = latencies_of(args)
+        if len(latencies) > 1:
+            return run_latencies(args, latencies)
+        args.latency_ms = latencies[0]
+    if args.pool_max is not None and (args.store != "postgres" or args.pool_max < 1 or args.pool_wait_ms < 1):
+        raise BenchError("--pool-max N (N >= 1) and --pool-wait-ms M (M >= 1) go with --store postgres")
+    if args.latency_ms is not None and not (args.quick or args.configs or args.workloads or args.concurrency):
+        plan = dict(LATENCY_POSTGRES)
+        args.no_open_model = args.no_overload = True
+    elif args.store == "postgres":
+        plan = dict(QUICK_POSTGRES if args.quick else FULL_POSTGRES)
+    else:
+        plan = dict(QUICK if args.quick else FULL)
+    if args.configs:
+        plan["configs"] = args.configs.split(",")
+    if args.workloads:
+        plan["workloads"] = args.workloads.split(",")
+        plan["extra"] = [x for x in EXTRA_POINTS if x[0] in plan["workloads"]]
+    extra_names = {x[0] for x in EXTRA_POINTS}
+    plan["workloads"] = [w for w in plan["workloads"] if w not in extra_names]
+    if args.concurrency:
+        plan["concurrency"] = [int(c) for c in args.concurrency.split(",")]
+    if args.decisive_rounds is None:
+        args.decisive_rounds = plan.get("decisive_rounds", 1)
+    if args.decisive_points is None:
+        args.decisive_points = plan.get("decisive_points", 6)
+    for k in ("duration", "warmup"):
+        if getattr(args, k) is None:
+            setattr(args, k, plan[k])
+    for c in plan["configs"]:
+        if c not in CONFIGS:
+            raise BenchError(f"unknown configuration '{c}' (known: {', '.join(CONFIGS)})")
+    for w in plan["workloads"] + [x[0] for x in plan["extra"]]:
+        if w not in WORKLOADS:
+            raise BenchError(f"unknown workload '{w}' (known: {', '.join(WORKLOADS)})")
+        if WORKLOADS[w].get("store", args.store) != args.store:
+            raise BenchError(f"workload '{w}' needs --store {WORKLOADS[w]['store']}")
+        if WORKLOADS[w].get("feature", args.feature) != args.feature:
+            if not args.workloads:
+                plan["workloads"].remove(w)  # the default plan on --feature lean: without the page
+                continue
+            raise BenchError(f"workload '{w}' needs --feature {WORKLOADS[w]['feature']}")
+    check_launch_args(args, "bench")
+
+    if args.append and args.out:
+        raise BenchError("--append DIR writes into DIR: leave out --out")
+    if args.append and not os.path.isfile(os.path.join(args.append, "results.csv")):
+        raise BenchError(f"--append {args.append}: no results.csv there")
+    out = os.path.abspath(args.append or args.out or os.path.join(args.root, ".sling-vt", "bench",
+                                                                  time.strftime("%Y%m%d-%H%M%S")))
+    os.makedirs(out, exist_ok=True)
+    pdir = os.path.join(out, "wrk")
+    os.makedirs(pdir, exist_ok=True)
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    args.wrk = ensure_wrk()
+    args.hostprobe = hostprobe.build(args.root)
+    if args.metrics_cost:
+        plan_cpus(args)
+        return metrics_cost.run(args, out, pdir)
+    earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
+    overload_phase.check_args(args, earlier, plan)
+    open_phase.check_args(args, plan)
+    if args.only_overload:
+        args.no_open_model, args.rounds, args.decisive_rounds = True, 1, 1
+    if not args.no_open_model or not args.no_overload:
+        try:
+            args.oha = openload.ensure_oha(args.root, log)
+        except openload.OpenLoadError as e:
+            raise BenchError(str(e))
+    fd_limit = args.fd_limit = raise_fd_limit()
+    pinning = plan_cpus(args)
+    conc = []
+    for c in plan["concurrency"]:
+        if c + 2000 > fd_limit:
+            log(f"skipping C={c}: the file-descriptor limit is {fd_limit} (needs about {c + 2000})")
+        else:
+            conc.append(c)
+    plan["concurrency"] = conc
+    plan["extra"] = [x for x in plan["extra"] if x[1] + 2000 <= fd_limit]
+    snapshot_feature(args, out)
+    args.pg = None
+    if args.store == "postgres":
+        args.pg = pgstore.Postgres(args.root, log, RUNNING, latency_ms=args.latency_ms)
+        try:
+            args.pg.start()
+        except (RuntimeError, OSError, ValueError, KeyError) as e:
+            args.pg.stop()
+            raise BenchError(f"PostgreSQL: {e}")
+    meta = dict(machine=machine_info(args, fd_limit, pinning), quick=args.quick, store=args.store,
+                feature=args.feature,
+                postgres=dict(version=args.pg.version, port=args.pg.port, oak_vars=pgstore.COLD_VARS,
+                              latency_ms_one_way=args.latency_ms,
+                              pool_max_active=args.pool_max or 50,
+                              pool_max_wait_ms=args.pool_wait_ms if args.pool_max else 30000)
+                if args.pg else None,
+                plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds, gc_tail_s=GC_TAIL_S),
+                configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
+                workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
+    grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])
+    if args.points:
+        wanted = parse_points(args.points)
+        grid = [p for p in grid if p in wanted]
+        if not grid:
+            raise BenchError(f"--points {args.points}: none of them is in the plan (check --workloads/--concurrency)")
+    if args.append:
+        with open(os.path.join(out, "meta.json")) as f:
+            first = json.load(f)
+        meta = dict(first, appended=first.get("appended", []) + [dict(date=meta["machine"]["date"], plan=meta["plan"],
+                                                                    configs=meta["configs"], points=args.points,
+                                                                    only_overload=args.only_overload)])
+    if args.rounds < 1:
+        raise BenchError("--rounds must be 1 or more")
+    points = 0 if args.only_overload else args.rounds * sum(
+        1 for n in plan["configs"] for w, _ in grid if serves(n, w))
+    if args.decisive_rounds > args.rounds:
+        points += (args.decisive_rounds - args.rounds) * min(args.decisive_points, len(grid)) * len(plan["configs"])
+    log(f"output {out}; {pinning}; fd limit {fd_limit}; {len(plan['configs'])} configurations, "
+        f"{len(grid)} points, {points} closed-model measurements; {run_estimate(args, plan, points)}")
+
+    rows = list(earlier)  # earlier: only what the run in --append DIR had, for the round numbers
+    started = time.time()
+    csv_path = os.path.join(out, "results.csv")
+    live = []
+    try:
+        # Every configuration runs at the same time and the points are measured in turn (the order rotates from
+        # point to point): a drift of the machine (other tenants, heat) then hits every configuration alike
+        # instead of whichever came last. Idle instances cost ~1-2 % of a core each (recorded as others_cpu_pct).
+        for name in plan["configs"]:
+            home = os.path.join(out, "instances", name)
+            if os.path.exists(home):
+                shutil.rmtree(home)
+            inst = Instance(args, name, home, free_port())
+            meta["instances"].append(inst.info)
+            live.append(inst)  # also when it fails: run_rounds restarts it or records its points as failed
+            try:
+                inst.start()
+                warmup(args, inst, pdir)
+            except BenchError as e:
+                log(f"{name}: {e}")
+                inst.info["error"] = str(e)
+                inst.stop()
+        run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
+                   [] if args.only_overload else [(r, i, wc) for r in range(args.rounds) for i, wc in enumerate(grid)])
+        if args.decisive_rounds > args.rounds:
+            close = decisive.decisive_points(ratios.Data(rows), grid, DEFAULT_VIRTUAL, meta["machine"].get("nproc"),
+                                             args.decisive_points)
+            meta["decisive"] = dict(points=[f"{w}:{c}" for w, c in close], rounds=args.decisive_rounds)
+            log(f"decisive points (a verdict within {100 * judge.DECISIVE_MARGIN:.0f} % or twice the A/A spread "
+                f"of its goal): {', '.join(meta['decisive']['points']) or 'none'}; rounds "
+                f"{args.rounds + 1}..{args.decisive_rounds} there")
+            run_rounds(args, plan, live, rows, earlier, pdir, out, meta, started,
+                       [(r, i, wc) for r in range(args.rounds, args.decisive_rounds) for i, wc in enumerate(close)],
+                       compared=lambda w, c: decisive.decisive_configs(plan["configs"], w, c, DEFAULT_VIRTUAL))
+        if not args.no_open_model:
+            open_phase.run(args, live, plan, rows, pdir, out)
+        if not args.no_overload:
+            overload_phase.run(args, live, plan, rows, pdir, out)
+    finally:
+        for inst in live:
+            inst.stop()
+        if args.pg:
+            args.pg.stop()
+        stop_all()
+    meta["machine"]["loadavg_at_end"] = open("/proc/loadavg").read().strip()
+    sitting(meta)["elapsed_s"] = round(time.time() - started)
+    with open(os.path.join(out, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+    data.write_csv(csv_path, rows)
+    report.write_all(out)
+    for name in plan["configs"]:
+        prune_instance_home(os.path.join(out, "instances", name))
+    shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
+    log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
+    return 0
+
+
+def run_estimate(args, plan, points):
+    """How long the whole run takes at most, phase by phase (decisive rounds counted as if every one is needed)."""
+    parts = [("start and warm-up", estimate.start_seconds(len(plan["configs"]), args.warmup)),
+             ("closed model", estimate.closed_seconds(points, args.duration))]
+    if not args.no_open_model:
+        n, extra, duration = open_phase.planned(args, plan, phase_configs(args, plan, "open_configs",
+                                                                          plan["configs"]))
+        parts.append(("open model", estimate.open_seconds(n + extra, duration)))
+    if not args.no_overload:
+        n, extra, duration = overload_phase.planned(args, plan, phase_configs(args, plan, "overload_configs",
+                                                                              plan["configs"]))
+        parts.append(("overload", estimate.overload_seconds(n + extra, duration)))
+    return estimate.describe(parts)
+
+
+def run():
+    return run_main(main, "bench")

@@ -1,0 +1,1 @@
+"""results.md, the plots, the README summary and the copy of a run's summary into docs/benchmarks."""

@@ -1,0 +1,1 @@
+"""Optional runs: --metrics-cost, --latency, ./sling-vt profile, ./sling-vt overload."""

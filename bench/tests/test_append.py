@@ -1,8 +1,8 @@
 """Rounds spread over several invocations (--append, --points): round numbers continue per point."""
 import unittest
 
-from slingvt_bench.plan.closed_phase import last_round, parse_points
 from slingvt_bench.core.common import BenchError
+from slingvt_bench.plan.closed_phase import last_round, parse_points
 from slingvt_bench.plan.plans import point_duration
 
 

@@ -5,8 +5,8 @@ import json
 import os
 import unittest
 
-from slingvt_bench.plan import cli
 from slingvt_bench.core import estimate
+from slingvt_bench.plan import cli
 from slingvt_bench.plan.plans import FULL
 
 RUN = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "benchmarks", "full-2026-11-28b")

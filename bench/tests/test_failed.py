@@ -4,14 +4,13 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench.plan import cli
-from slingvt_bench.plan import closed_phase
-from slingvt_bench.load import points
 from slingvt_bench.core.common import BenchError
-from slingvt_bench.verdicts.ratios import Data
 from slingvt_bench.core.rows import read_csv
+from slingvt_bench.load import points
+from slingvt_bench.plan import cli, closed_phase
 from slingvt_bench.reports.report import markdown
 from slingvt_bench.verdicts.closed import targets
+from slingvt_bench.verdicts.ratios import Data
 
 
 class Proc:

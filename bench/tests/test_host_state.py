@@ -2,15 +2,12 @@
 was measured in two states, a ratio the host alone could have moved decides nothing."""
 import unittest
 
-from slingvt_bench.verdicts import host_state
-from slingvt_bench.verdicts import open_rounds
-from slingvt_bench.verdicts import overload_decisive
-from slingvt_bench.verdicts import overload as overload_open_report
-from slingvt_bench.verdicts.ratios import Data
 from slingvt_bench.reports.report import losses_first
-from slingvt_bench.verdicts.safe_default import OVER_CAPACITY, closed, open_p99
-from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, judged
+from slingvt_bench.verdicts import host_state, open_rounds, overload as overload_open_report, overload_decisive
 from slingvt_bench.verdicts.decisive import decisive_points
+from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, judged
+from slingvt_bench.verdicts.ratios import Data
+from slingvt_bench.verdicts.safe_default import OVER_CAPACITY, closed, open_p99
 from tests.test_overload_open import section_of
 
 CHEAP, DEAR = ("45.0", "47.0"), ("198.0", "203.0")

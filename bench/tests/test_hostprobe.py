@@ -3,9 +3,9 @@ import shutil
 import tempfile
 import unittest
 
+from slingvt_bench.reports import host_table
 from slingvt_bench.samples import hostprobe
 from slingvt_bench.verdicts import host_state
-from slingvt_bench.reports import host_table
 from slingvt_bench.verdicts.ratios import Data
 
 

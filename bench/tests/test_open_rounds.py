@@ -5,10 +5,10 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench.plan import open_phase
-from slingvt_bench.verdicts import open_rounds
 from slingvt_bench.core import open_rows
+from slingvt_bench.plan import open_phase
 from slingvt_bench.reports import open_section
+from slingvt_bench.verdicts import open_rounds
 from slingvt_bench.verdicts.safe_default import open_p99
 
 TARGET = "open model {} at {} % of kernel-200's capacity: vt-adaptive p99 ≤ kernel-200's"

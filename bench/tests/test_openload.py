@@ -4,10 +4,9 @@ import tempfile
 import unittest
 from unittest import mock
 
+from slingvt_bench.core import open_rows, setups
 from slingvt_bench.load import oha as openload
-from slingvt_bench.core import open_rows
 from slingvt_bench.reports import open_section
-from slingvt_bench.core import setups
 
 
 class OpenLoadTest(unittest.TestCase):
@@ -46,7 +45,7 @@ class OpenLoadTest(unittest.TestCase):
 
     def test_row_counts_ok_answers_only_and_leaves_requests_in_flight_at_the_end_out_of_errors(self):
         summary = {"statusCodeDistribution": {"200": 950, "503": 50},
-                   "errorDistribution": {openload.IN_FLIGHT_AT_END: 7, "connection reset": 2},
+                   "errorDistribution": {open_rows.IN_FLIGHT_AT_END: 7, "connection reset": 2},
                    "latencyPercentiles": {"p50": 0.1, "p90": 0.2, "p95": 0.3, "p99": 0.5, "p99.9": 1.25},
                    "summary": {"slowest": 2.0}}
         r = open_rows.row("vt", "R100ms", 0.9, 1111.1, 1000.0, 700, 10, summary)

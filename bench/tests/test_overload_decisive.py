@@ -6,12 +6,11 @@ import re
 import tempfile
 import unittest
 
-from slingvt_bench.verdicts import overload_decisive as dec
-from slingvt_bench.verdicts import overload
-from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.core import overload_rows
-from slingvt_bench.reports import overload_section as rep
+from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.plan import overload_phase
+from slingvt_bench.reports import overload_section as rep
+from slingvt_bench.verdicts import overload, overload_decisive as dec
 
 from .test_overload_open import FakeInstance, oha_db, phase_patched
 

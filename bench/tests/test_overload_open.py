@@ -7,13 +7,13 @@ import tempfile
 import unittest
 from unittest import mock
 
-from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.core import overload_rows
-from slingvt_bench.verdicts import overload as rep
-from slingvt_bench.reports import overload_section
-from slingvt_bench.plan import overload_phase
 from slingvt_bench.core.common import BenchError
 from slingvt_bench.core.rows import round_of
+from slingvt_bench.load import overload_oha as ov
+from slingvt_bench.plan import overload_phase
+from slingvt_bench.reports import overload_section
+from slingvt_bench.verdicts import overload as rep
 
 
 def oha_db(path, rows):

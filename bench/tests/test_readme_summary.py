@@ -6,8 +6,8 @@ import tempfile
 import unittest
 
 from slingvt_bench.core import estimate
-from slingvt_bench.reports import readme_summary
 from slingvt_bench.core.common import BenchError
+from slingvt_bench.reports import readme_summary
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 RUN = os.path.join(ROOT, "docs", "benchmarks", "full-2026-11-28b")

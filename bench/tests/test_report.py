@@ -1,10 +1,10 @@
 """The report never shrinks or dresses up the grid: whole-run rates are marked, failed points stay in it."""
 import unittest
 
-from slingvt_bench.verdicts.ratios import Data
 from slingvt_bench.core.rows import throughput
 from slingvt_bench.reports.report import markdown
 from slingvt_bench.verdicts.closed import targets
+from slingvt_bench.verdicts.ratios import Data
 
 
 def row(config, steady, rps, c=8000, window="15", w="repo200"):

@@ -2,9 +2,8 @@
 spread, no 503 where kernel-200 answered everything, open-model p99."""
 import unittest
 
+from slingvt_bench.verdicts import open_rounds, p99_sampling
 from slingvt_bench.verdicts.ratios import Data
-from slingvt_bench.verdicts import open_rounds
-from slingvt_bench.verdicts import p99_sampling
 from slingvt_bench.verdicts.safe_default import SAMPLING, applies, closed, open_p99
 
 

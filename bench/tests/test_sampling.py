@@ -4,11 +4,11 @@ import os
 import threading
 import unittest
 
-from slingvt_bench.verdicts.ratios import Data
 from slingvt_bench.core.setups import jvm_opts_for
 from slingvt_bench.reports.report import census_table, cpu_table
 from slingvt_bench.samples.sampling import (GC_THREAD, JIT_THREAD, attach_listener, proc_cpu_seconds, proc_cpu_split,
                                             server_threads, used_heap_mib)
+from slingvt_bench.verdicts.ratios import Data
 
 
 class SamplingTest(unittest.TestCase):

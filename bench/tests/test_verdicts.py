@@ -1,10 +1,10 @@
 """Verdicts that can fail: inside the A/A twin's spread a ratio is undecided, never met."""
 import unittest
 
-from slingvt_bench.verdicts.ratios import Data
-from slingvt_bench.verdicts.judge import aa_spread, verdict
-from slingvt_bench.verdicts.decisive import decisive_configs, decisive_points
 from slingvt_bench.verdicts.closed import physical_limit, targets
+from slingvt_bench.verdicts.decisive import decisive_configs, decisive_points
+from slingvt_bench.verdicts.judge import aa_spread, verdict
+from slingvt_bench.verdicts.ratios import Data
 
 
 def row(config, thr, c=1000, rnd=1, cpu="", bound=""):

@@ -2,8 +2,11 @@
 import csv
 import math
 import os
+
 from slingvt_bench.core.setups import REFERENCE
-from slingvt_bench.load.oha import IN_FLIGHT_AT_END
+
+# oha's name for the requests still in flight when the run ends: cut off by the run, not failed.
+IN_FLIGHT_AT_END = "aborted due to deadline"
 
 
 FRACTIONS = (0.5, 0.9)

@@ -1,6 +1,7 @@
 """The rows of the overload phase (overload.csv, overload-series.csv): rates, fields, medians."""
 import csv
 import os
+
 from slingvt_bench.core import open_rows
 from slingvt_bench.core.rows import median_rounds
 

@@ -7,10 +7,10 @@ import shutil
 import subprocess
 import time
 
-from slingvt_bench.instances import pgstore
 from slingvt_bench.core.common import BenchError, RUNNING, affinity_fn, log, port_in_use, stop_pid
 from slingvt_bench.core.httpget import http_get
 from slingvt_bench.core.setups import CONFIGS, HTTP_PID, READINESS_HOLD_S, SEED_TIMEOUT, STARTUP_TIMEOUT, jvm_opts_for
+from slingvt_bench.instances import pgstore
 
 # The benchmark's instances are lab instances on 127.0.0.1 that nobody else reaches: their demo servlets take the
 # full parameter ranges from anonymous requests, so that no measured request pays a login (basic authentication

@@ -15,8 +15,6 @@ import subprocess
 
 from slingvt_bench.core.setups import OHA_VERSION
 
-# oha's name for the requests still in flight when the run ends: cut off by the run, not failed.
-IN_FLIGHT_AT_END = "aborted due to deadline"
 
 
 class OpenLoadError(Exception):

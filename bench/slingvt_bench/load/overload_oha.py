@@ -12,8 +12,8 @@ import math
 import os
 import sqlite3
 
-from slingvt_bench.load import oha as openload
 from slingvt_bench.core import open_rows
+from slingvt_bench.load import oha as openload
 
 # oha's error texts (oha 1.16.0, client.rs ClientError): the per-request -t timeout (and the 5 s connect timeout,
 # which oha reports with the same word) and the requests still in flight when -z ends.
@@ -61,8 +61,8 @@ def categories(summary, answers, timeout_s, duration_s):
     codes = {int(k): v for k, v in (summary.get("statusCodeDistribution") or {}).items()}
     errors = summary.get("errorDistribution") or {}
     c = dict(s503=codes.get(503, 0), other_non2xx=sum(v for k, v in codes.items() if not 200 <= k < 300 and k != 503),
-             timeouts=errors.get(TIMEOUT_ERROR, 0), cut_off=errors.get(openload.IN_FLIGHT_AT_END, 0),
-             conn_errors=sum(v for k, v in errors.items() if k not in (TIMEOUT_ERROR, openload.IN_FLIGHT_AT_END)))
+             timeouts=errors.get(TIMEOUT_ERROR, 0), cut_off=errors.get(open_rows.IN_FLIGHT_AT_END, 0),
+             conn_errors=sum(v for k, v in errors.items() if k not in (TIMEOUT_ERROR, open_rows.IN_FLIGHT_AT_END)))
     ok_all = sum(v for k, v in codes.items() if 200 <= k < 300)
     if answers is None:
         pct = summary.get("latencyPercentiles") or {}

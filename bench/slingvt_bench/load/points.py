@@ -3,13 +3,13 @@ import os
 import shutil
 import time
 
-from slingvt_bench.samples import hostprobe
-from slingvt_bench.instances import pgstore
 from slingvt_bench.core.common import BenchError, free_port, log
-from slingvt_bench.core.rows import throughput
 from slingvt_bench.core.httpget import http_get
-from slingvt_bench.load.runner import run_wrk, steady_rate
+from slingvt_bench.core.rows import throughput
 from slingvt_bench.core.setups import DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
+from slingvt_bench.instances import pgstore
+from slingvt_bench.load.runner import run_wrk, steady_rate
+from slingvt_bench.samples import hostprobe
 from slingvt_bench.samples.sampling import (attach_listener, heap_after_gc, proc_cpu_seconds, proc_threads_rss,
                                             server_threads, thread_census, thread_cpu_split, wait_quiet)
 

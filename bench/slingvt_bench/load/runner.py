@@ -8,8 +8,8 @@ import sys
 import threading
 import time
 
-from slingvt_bench.load import oha as openload
 from slingvt_bench.core.common import BenchError, RUNNING, affinity_fn, log, stop_pid
+from slingvt_bench.load import oha as openload
 from slingvt_bench.samples.sampling import proc_cpu_seconds
 
 # bench/, where wrk-json.lua (the script that makes wrk write its summary as JSON) lives.

@@ -6,30 +6,25 @@ import shutil
 import signal
 import time
 
-from slingvt_bench.samples import hostprobe
-from slingvt_bench.scenarios import metrics_cost
-from slingvt_bench.load import oha as openload
-from slingvt_bench.plan import open_phase
-from slingvt_bench.plan import overload_phase
-from slingvt_bench.instances import pgstore
-from slingvt_bench.core import rows as data
-from slingvt_bench.verdicts import ratios
-from slingvt_bench.core import estimate
-from slingvt_bench.reports import readme_summary
-from slingvt_bench.reports import report
-from slingvt_bench.verdicts import decisive
-from slingvt_bench.verdicts import judge
+from slingvt_bench.core import estimate, rows as data
 from slingvt_bench.core.common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
-from slingvt_bench.instances.instance import (Instance, add_launch_args, check_launch_args, prune_instance_home,
-                                              snapshot_feature)
-from slingvt_bench.load.runner import ensure_wrk
 from slingvt_bench.core.setups import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS,
                                        plan_cpus, serves)
-from slingvt_bench.plan.plans import FULL, FULL_POSTGRES, LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, phase_configs
-from slingvt_bench.scenarios.latency_runs import latencies_of, run_latencies
+from slingvt_bench.instances import pgstore
+from slingvt_bench.instances.instance import (Instance, add_launch_args, check_launch_args, prune_instance_home,
+                                              snapshot_feature)
+from slingvt_bench.load import oha as openload
 from slingvt_bench.load.points import warmup
-from slingvt_bench.samples.sampling import machine_info, raise_fd_limit
+from slingvt_bench.load.runner import ensure_wrk
+from slingvt_bench.plan import open_phase, overload_phase
 from slingvt_bench.plan.closed_phase import parse_points, run_rounds, sitting
+from slingvt_bench.plan.plans import FULL, FULL_POSTGRES, LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, phase_configs
+from slingvt_bench.reports import readme_summary, report
+from slingvt_bench.samples import hostprobe
+from slingvt_bench.samples.sampling import machine_info, raise_fd_limit
+from slingvt_bench.scenarios import metrics_cost
+from slingvt_bench.scenarios.latency_runs import latencies_of, run_latencies
+from slingvt_bench.verdicts import decisive, judge, ratios
 
 
 def main():

@@ -2,11 +2,12 @@
 import json
 import os
 import time
+
 from slingvt_bench.core import rows as data
 from slingvt_bench.core.common import BenchError, log
 from slingvt_bench.core.setups import WORKLOADS, serves
-from slingvt_bench.plan.plans import point_duration
 from slingvt_bench.load.points import ensure_running, measure_point, note_failure
+from slingvt_bench.plan.plans import point_duration
 
 
 def sitting(meta):

@@ -4,18 +4,18 @@ same fixed arrival rates per workload (openload.offered_rates), then more rounds
 import os
 import time
 
-from slingvt_bench.samples import hostprobe
-from slingvt_bench.verdicts import open_rounds
-from slingvt_bench.load import oha as openload
 from slingvt_bench.core import open_rows
 from slingvt_bench.core.common import BenchError, log
 from slingvt_bench.core.estimate import minutes, open_seconds
 from slingvt_bench.core.httpget import http_get
-from slingvt_bench.load.runner import run_oha
 from slingvt_bench.core.setups import DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, serves
-from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_instances
+from slingvt_bench.load import oha as openload
 from slingvt_bench.load.points import ensure_running, note_failure
+from slingvt_bench.load.runner import run_oha
+from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_instances
+from slingvt_bench.samples import hostprobe
 from slingvt_bench.samples.sampling import wait_quiet
+from slingvt_bench.verdicts import open_rounds
 
 
 def add_args(ap):

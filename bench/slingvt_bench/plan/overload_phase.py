@@ -5,20 +5,18 @@ overload_open_report.py."""
 import os
 import time
 
-from slingvt_bench.samples import hostprobe
-from slingvt_bench.verdicts import overload_decisive
-from slingvt_bench.verdicts import judge
-from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.core import open_rows, overload_rows
-from slingvt_bench.samples import overload_watch as watch
 from slingvt_bench.core.common import BenchError, log
 from slingvt_bench.core.estimate import minutes, overload_seconds
 from slingvt_bench.core.httpget import get_json, http_get
-from slingvt_bench.load.runner import run_oha
 from slingvt_bench.core.setups import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, serves
-from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_instances
+from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.load.points import ensure_running, note_failure
+from slingvt_bench.load.runner import run_oha
+from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_instances
+from slingvt_bench.samples import hostprobe, overload_watch as watch
 from slingvt_bench.samples.sampling import wait_quiet
+from slingvt_bench.verdicts import judge, overload_decisive
 
 HTTP_STATUS = "/system/console/status-slingvt-http.json"
 ADMIN = "admin:admin"

@@ -1,11 +1,11 @@
 """results.md: the open model's latency at fixed arrival rates."""
 import os
+
+from slingvt_bench.core.open_rows import read_csv
+from slingvt_bench.core.rows import rate_point, round_of
+from slingvt_bench.core.setups import OHA_VERSION, REFERENCE
 from slingvt_bench.reports import host_table
 from slingvt_bench.verdicts import open_rounds
-from slingvt_bench.core.rows import rate_point, round_of
-from slingvt_bench.core.setups import REFERENCE
-from slingvt_bench.core.setups import OHA_VERSION
-from slingvt_bench.core.open_rows import read_csv
 
 
 def section(out):

@@ -1,15 +1,13 @@
 """results.md: the overload section (open model above capacity) and its targets."""
 import os
-from slingvt_bench.verdicts import host_state
-from slingvt_bench.reports import host_table
-from slingvt_bench.core import overload_rows as ov
-from slingvt_bench.core import open_rows
+
+from slingvt_bench.core import open_rows, overload_rows as ov
 from slingvt_bench.core.rows import num, rate_point, read_csv, round_of
-from slingvt_bench.core.setups import OHA_VERSION
+from slingvt_bench.core.setups import DEFAULT_VIRTUAL, OHA_VERSION, REFERENCE, aa_pair
+from slingvt_bench.reports import host_table
 from slingvt_bench.reports.overload_tables import accounting_table, config_label, rounds, server_table
-from slingvt_bench.core.setups import DEFAULT_VIRTUAL, REFERENCE, aa_pair
+from slingvt_bench.verdicts import host_state
 from slingvt_bench.verdicts.judge import DECISIVE_MARGIN
-from slingvt_bench.core.rows import num
 from slingvt_bench.verdicts.overload import targets
 
 

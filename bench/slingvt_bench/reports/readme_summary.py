@@ -7,14 +7,13 @@ import os
 
 from slingvt_bench.core import overload_rows
 from slingvt_bench.core.common import BenchError
-from slingvt_bench.core.rows import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num, read_csv
-from slingvt_bench.verdicts.ratios import Data
 from slingvt_bench.core.estimate import sittings
-from slingvt_bench.verdicts.overload import connection_bound
-from slingvt_bench.verdicts.overload import index, point_label
+from slingvt_bench.core.rows import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num, read_csv
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
-from slingvt_bench.verdicts.safe_default import UNBOUNDED, applies, judged_targets
 from slingvt_bench.verdicts.judge import aa_spread, better_kernel, host_undecided, verdict
+from slingvt_bench.verdicts.overload import connection_bound, index, point_label
+from slingvt_bench.verdicts.ratios import Data
+from slingvt_bench.verdicts.safe_default import UNBOUNDED, applies, judged_targets
 
 BEGIN = "<!-- run of record: written by ./sling-vt bench --readme DIR; edit the text around it, not in it -->"
 END = "<!-- end of the run of record -->"

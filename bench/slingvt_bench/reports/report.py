@@ -5,22 +5,17 @@ the physical limit, the verdicts, the run-to-run spread, the database figures; t
 import json
 import os
 
-from slingvt_bench.reports import host_table
-from slingvt_bench.verdicts import open_rounds
-from slingvt_bench.core import open_rows
-from slingvt_bench.reports import open_section
-from slingvt_bench.core import overload_rows
-from slingvt_bench.reports import overload_section
-from slingvt_bench.reports import plots
-from slingvt_bench.reports import default_targets
-from slingvt_bench.core.rows import WHOLE_RUN_MARK, fmt, fmt_ratio, num, read_csv
-from slingvt_bench.verdicts.ratios import Data
+from slingvt_bench.core import open_rows, overload_rows
 from slingvt_bench.core.estimate import sittings
+from slingvt_bench.core.rows import WHOLE_RUN_MARK, fmt, fmt_ratio, num, read_csv
+from slingvt_bench.core.setups import aa_pair
+from slingvt_bench.reports import default_targets, host_table, open_section, overload_section, plots
 from slingvt_bench.reports.notes import FAILED_MARK, failed_or_dash, failed_table, marks, thr_cell, whole_run_table
 from slingvt_bench.reports.plots import PLOT_SKIP
-from slingvt_bench.core.setups import aa_pair
+from slingvt_bench.verdicts import open_rounds
 from slingvt_bench.verdicts.closed import comparisons, physical_limit, targets
 from slingvt_bench.verdicts.judge import host_undecided
+from slingvt_bench.verdicts.ratios import Data
 
 
 def physical_table(d, meta):

@@ -7,8 +7,8 @@ import statistics
 import threading
 import time
 
-from slingvt_bench.core.rows import num
 from slingvt_bench.core.open_rows import capacity_row
+from slingvt_bench.core.rows import num
 from slingvt_bench.samples.sampling import proc_cpu_seconds
 
 WATCH_PERIOD_S = 2.0

@@ -14,21 +14,21 @@ import re
 import subprocess
 import time
 
-from slingvt_bench.core.common import BenchError, free_port, log, run_main, stop_all
-from slingvt_bench.core.rows import fmt
-from slingvt_bench.core.httpget import get_json
-from slingvt_bench.instances.instance import Instance, add_launch_args, check_launch_args
-from slingvt_bench.samples import hostprobe
-from slingvt_bench.reports import host_table
-from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.core import overload_rows
-from slingvt_bench.load.runner import ensure_wrk, run_oha, run_wrk
-from slingvt_bench.load.oha import ensure_oha
-from slingvt_bench.instances.pgstore import ADMIN, HTTP_STATUS
+from slingvt_bench.core.common import BenchError, free_port, log, run_main, stop_all
+from slingvt_bench.core.httpget import get_json
+from slingvt_bench.core.rows import fmt
 from slingvt_bench.core.setups import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
+from slingvt_bench.instances.instance import Instance, add_launch_args, check_launch_args
+from slingvt_bench.instances.pgstore import ADMIN, HTTP_STATUS
+from slingvt_bench.load import overload_oha as ov
+from slingvt_bench.load.oha import ensure_oha
 from slingvt_bench.load.points import warmup
-from slingvt_bench.scenarios.profilepoints import open_rate, parse_points
+from slingvt_bench.load.runner import ensure_wrk, run_oha, run_wrk
+from slingvt_bench.reports import host_table
+from slingvt_bench.samples import hostprobe
 from slingvt_bench.samples.sampling import proc_cpu_split, raise_fd_limit, wait_quiet
+from slingvt_bench.scenarios.profilepoints import open_rate, parse_points
 
 # The component a sampled top frame belongs to, first match wins (package prefixes).
 COMPONENTS = [

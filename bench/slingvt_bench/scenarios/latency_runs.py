@@ -5,8 +5,8 @@ import subprocess
 import sys
 import time
 
-from slingvt_bench.reports import latency as latency_report
 from slingvt_bench.core.common import BenchError, log
+from slingvt_bench.reports import latency as latency_report
 
 
 def latencies_of(args):

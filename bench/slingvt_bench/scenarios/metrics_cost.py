@@ -15,10 +15,10 @@ import urllib.request
 
 from slingvt_bench.core.common import BenchError, free_port, log
 from slingvt_bench.core.httpget import get_json
-from slingvt_bench.instances.instance import Instance
-from slingvt_bench.load.runner import run_wrk, steady_rate
 from slingvt_bench.core.setups import DEFAULT_VIRTUAL
+from slingvt_bench.instances.instance import Instance
 from slingvt_bench.load.points import warmup
+from slingvt_bench.load.runner import run_wrk, steady_rate
 from slingvt_bench.verdicts.metrics_cost import TARGET, verdict
 
 METRICS_PID = "io.github.slingvt.observability.Metrics"

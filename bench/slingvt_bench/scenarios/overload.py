@@ -25,13 +25,13 @@ import time
 
 from slingvt_bench.core.common import BenchError, free_port, log, on_signal, pid_alive, run_main, stop_all
 from slingvt_bench.core.httpget import http_get
-from slingvt_bench.instances.instance import add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
-from slingvt_bench.scenarios.overload_clients import bounded_load, heap_info, unbounded_load
-from slingvt_bench.scenarios.slow_clients import probe_idle_timeout, slow_load
-from slingvt_bench.scenarios.overload_report import markdown
 from slingvt_bench.core.setups import FELIX_HTTP_PID, HTTP_PID
+from slingvt_bench.instances.instance import add_launch_args, check_launch_args, prune_instance_home, snapshot_feature
 from slingvt_bench.samples.sampling import machine_info, proc_threads_rss, raise_fd_limit
+from slingvt_bench.scenarios.overload_clients import bounded_load, heap_info, unbounded_load
 from slingvt_bench.scenarios.overload_instance import OverloadInstance, Sampler
+from slingvt_bench.scenarios.overload_report import markdown
+from slingvt_bench.scenarios.slow_clients import probe_idle_timeout, slow_load
 
 
 BOUNDED = dict(cap=200, queue=200, queue_timeout=1000, retry_after=1, clients=2000, duration=60,

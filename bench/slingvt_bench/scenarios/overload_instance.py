@@ -4,6 +4,7 @@ import json
 import os
 import threading
 import time
+
 from slingvt_bench.core.common import BenchError
 from slingvt_bench.core.httpget import http_get
 from slingvt_bench.instances.instance import Instance, write_lab_demo_config

@@ -2,6 +2,7 @@
 import asyncio
 import statistics
 import time
+
 from slingvt_bench.core.common import BenchError
 from slingvt_bench.core.httpget import http_get
 from slingvt_bench.samples.sampling import proc_threads_rss

@@ -1,9 +1,9 @@
 """The closed-model points whose verdict one round cannot settle (they get the decisive rounds)."""
 from slingvt_bench.core.rows import num
-from slingvt_bench.verdicts import host_state
 from slingvt_bench.core.setups import KEPT_GOAL, KEPT_WINS, aa_pair
-from slingvt_bench.verdicts.judge import DECISIVE_MARGIN, aa_spread, at_bound, better_kernel
+from slingvt_bench.verdicts import host_state
 from slingvt_bench.verdicts.closed import physical_limit
+from slingvt_bench.verdicts.judge import DECISIVE_MARGIN, aa_spread, at_bound, better_kernel
 
 
 def decisive_configs(configs, w, c, default_virtual):

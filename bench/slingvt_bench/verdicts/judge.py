@@ -1,7 +1,7 @@
 """One verdict: met / MISSED / undecided against the A/A twins' spread, failed points, host states, Little's bound."""
 from slingvt_bench.core.rows import KERNEL, num
-from slingvt_bench.verdicts import host_state
 from slingvt_bench.core.setups import aa_pair
+from slingvt_bench.verdicts import host_state
 
 
 def aa_spread(d, w, c, field="thr"):

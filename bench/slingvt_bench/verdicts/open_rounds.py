@@ -2,11 +2,10 @@
 ≤ kernel-200's, at least 3 rounds at decisive points). A p99 from 15 s at a few hundred requests a second rests on a
 few dozen answers, and one round cannot settle a point at any distance from its goal (METHOD.md: open-model rounds). The rounds of a point run configurations interleaved, so the verdict takes the median
 of the per-round ratios and the twins' largest difference over the rounds, as the closed model's (data.Data)."""
-from slingvt_bench.verdicts import host_state
 from slingvt_bench.core import open_rows
-from slingvt_bench.verdicts import p99_sampling
 from slingvt_bench.core.rows import lower_median, median_rounds, num, rate_point, round_of
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, REFERENCE
+from slingvt_bench.verdicts import host_state, p99_sampling
 from slingvt_bench.verdicts.judge import row_at_bound
 
 # The configurations the p99 target compares: only they run the decisive rounds (every one runs the first).

@@ -4,13 +4,11 @@ of its goal gets the rounds of --overload-decisive-rounds, configurations interl
 decisive points get theirs (verdicts.decisive_points)."""
 import math
 
-from slingvt_bench.verdicts import host_state
 from slingvt_bench.core.rows import num
-from slingvt_bench.verdicts.overload import connection_bound
-from slingvt_bench.core.setups import REFERENCE
-from slingvt_bench.verdicts.overload import at_timeout, index, ratios
-from slingvt_bench.core.setups import DEFAULT_VIRTUAL
+from slingvt_bench.core.setups import DEFAULT_VIRTUAL, REFERENCE
+from slingvt_bench.verdicts import host_state
 from slingvt_bench.verdicts.judge import DECISIVE_MARGIN
+from slingvt_bench.verdicts.overload import at_timeout, connection_bound, index, ratios
 
 # The index of the target against v's own closed-model capacity among overload_open_report.ratios.
 OWN_CAPACITY = 1

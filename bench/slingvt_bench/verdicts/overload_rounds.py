@@ -6,9 +6,8 @@ twins' largest difference over the rounds, as the closed and open models do; the
 (open_rounds.round_pairs). Each configuration's own median round compared a first round of one with a later round
 of the other (repo200-overload-client-2026-12-02: p99 9,890.7 against 5,272.3 ms, round by round 0.99, 1.03 and
 1.15)."""
-from slingvt_bench.verdicts import host_state
-from slingvt_bench.verdicts import open_rounds
 from slingvt_bench.core.setups import aa_pair
+from slingvt_bench.verdicts import host_state, open_rounds
 
 
 def median_pair(rows, v, ref, w, fr, field, inverse=False):

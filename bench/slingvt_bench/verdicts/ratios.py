@@ -1,6 +1,6 @@
 """Ratios between configurations at a point, round by round, in one state of the host."""
-from slingvt_bench.verdicts import host_state
 from slingvt_bench.core.rows import Rows, lower_median, num, ratio, round_of
+from slingvt_bench.verdicts import host_state
 
 
 class Data(Rows):

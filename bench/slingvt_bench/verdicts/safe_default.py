@@ -3,13 +3,11 @@ twin's spread: the closed model against the better kernel pool and against unbou
 answered everything, and the open model's p99 below capacity. The overload targets are overload_open_report's."""
 import os
 
-from slingvt_bench.verdicts import open_rounds
-from slingvt_bench.core import open_rows
-from slingvt_bench.core import overload_rows
-from slingvt_bench.verdicts import overload as overload_open_report
+from slingvt_bench.core import open_rows, overload_rows
 from slingvt_bench.core.rows import fmt_ratio, num, rate_point
-from slingvt_bench.verdicts.host_state import host_explains
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
+from slingvt_bench.verdicts import open_rounds, overload as overload_open_report
+from slingvt_bench.verdicts.host_state import host_explains
 from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"

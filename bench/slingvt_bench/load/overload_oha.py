@@ -13,7 +13,6 @@ import os
 import sqlite3
 
 from slingvt_bench.core import open_rows
-from slingvt_bench.load import oha as openload
 
 # oha's error texts (oha 1.16.0, client.rs ClientError): the per-request -t timeout (and the 5 s connect timeout,
 # which oha reports with the same word) and the requests still in flight when -z ends.

@@ -11,7 +11,7 @@ from slingvt_bench.core.estimate import sittings
 from slingvt_bench.core.rows import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num, read_csv
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from slingvt_bench.verdicts.judge import aa_spread, better_kernel, host_undecided, verdict
-from slingvt_bench.verdicts.overload import connection_bound, index, point_label
+from slingvt_bench.verdicts.overload import index
 from slingvt_bench.verdicts.ratios import Data
 from slingvt_bench.verdicts.safe_default import UNBOUNDED, applies, judged_targets
 
@@ -57,22 +57,8 @@ def closed_table(d):
     return L
 
 
-def capped(overload_rows):
-    """{label of a point: the client's connections} where the default's client ran out of connections."""
-    return {f"overload {point_label(r)}": int(num(r["connections"])) for (cf, _, _), r in index(overload_rows).items()
-            if cf == DEFAULT_VIRTUAL and not r.get("failed") and connection_bound(r)}
-
-
-def bullets(targets, caps):
-    out = []
-    for t, m, _ in targets:
-        cap = next((n for label, n in caps.items() if t.startswith(label)), None)
-        out.append(f"- {t}: {m}" + (f" (the client's {cap:,} connections all taken)" if cap else ""))
-    return out
-
-
-def overload_line(overload_rows):
-    by = index(overload_rows)
+def overload_line(over):
+    by = index(over)
     parts = []
     for w in dict.fromkeys(w for _, w, _ in by):
         pairs = []
@@ -110,22 +96,12 @@ def summary(out, root):
     name = os.path.basename(os.path.normpath(out))
     missed, undecided, met, _ = judged_targets(out, d)
     over = overload_rows.read_csv(os.path.join(out, "overload.csv"))
-    caps = capped(over)
     m = meta.get("machine", {})
     L = [f"Run of record: [{name}]({rel}/README.md), {str(m.get('date', '?'))[:10]}, {m.get('nproc', '?')} CPUs "
-         f"shared with the load generator, {sittings(meta)}, default settings. The "
-         f"default (`auto`, {DEFAULT_VIRTUAL}) against the better kernel pool (200 or 1,000 threads) and unbounded in "
-         f"the closed model, against {REFERENCE} in the open model and at overload; its A/A twin ({AA[1]}) sets the "
-         f"spread: `?` = within it or measured in two host states only (undecided), **bold** = lost beyond it. "
-         f"**{len(missed)} missed**, "
-         f"{len(undecided)} undecided, {len(met)} met; losses first (every target: [results.md]({rel}/results.md)).",
-         ""]
-    if missed:
-        L += ["Missed:", ""] + bullets(missed, caps) + [""]
-    if undecided:
-        L += ["Undecided (within the twins' spread or the p99s' sampling error, measured in two host states only, or at "
-              "the client's connections or timeout):", ""]
-        L += bullets(undecided, caps) + [""]
+         f"shared with the load generator, {sittings(meta)}, default settings: the default (`auto`) against the "
+         f"better kernel pool and unbounded; its A/A twin sets the spread (`?` within it, **bold** beyond it). "
+         f"**{len(missed)} missed**, {len(undecided)} undecided, {len(met)} met "
+         f"([every target, losses first]({rel}/results.md)).", ""]
     L += ["Answers/s (steady, median round), `auto` : the better pool and : unbounded (median of the rounds' ratios):",
           ""] + closed_table(d)
     L += ["", f"{WHOLE_RUN_MARK} no steady window; the whole-run rate."]

@@ -132,3 +132,16 @@ class VerdictTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class QuickRunTest(unittest.TestCase):
+
+    def test_without_the_twin_a_ratio_is_shown_not_judged(self):
+        from slingvt_bench.plan.plans import QUICK
+        from slingvt_bench.verdicts.judge import RATIO_ONLY, ratios_only
+        self.assertEqual(QUICK["configs"], ["kernel-200", "vt-unbounded", "vt-adaptive"])
+        judged = [("a", "1.00×", "MISSED"), ("b", "1.20×", "met"), ("c", "0.99×", "undecided (within ±2 %)"),
+                  ("d", "failed", "MISSED (failed: vt-adaptive R1s C=1000)"), ("e", "–", "not measured")]
+        shown = ratios_only(judged, QUICK["configs"])
+        self.assertEqual([v for *_, v in shown], [RATIO_ONLY] * 3 + [judged[3][2], "not measured"])
+        self.assertEqual(ratios_only(judged, QUICK["configs"] + ["vt-adaptive-twin"]), judged)

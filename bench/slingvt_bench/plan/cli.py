@@ -29,7 +29,8 @@ from slingvt_bench.verdicts import decisive, judge, ratios
 
 def main():
     ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="R = 100 ms and 1 s, C = 100 and 1,000, kernel-200 vs vt-unbounded")
+    ap.add_argument("--quick", action="store_true", help="about 14 min: the default (vt-adaptive, auto) against kernel-200 and "
+                    "vt-unbounded, R = 100 ms and 1 s, C = 100 and 1,000; ratios only (no A/A twin)")
     ap.add_argument("--out", help="output folder (default .sling-vt/bench/<timestamp>)")
     ap.add_argument("--configs", help="comma-separated subset of: " + ", ".join(CONFIGS))
     ap.add_argument("--workloads", help="comma-separated subset of: " + ", ".join(WORKLOADS))

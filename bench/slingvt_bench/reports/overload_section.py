@@ -7,7 +7,7 @@ from slingvt_bench.core.setups import DEFAULT_VIRTUAL, OHA_VERSION, REFERENCE, a
 from slingvt_bench.reports import host_table
 from slingvt_bench.reports.overload_tables import accounting_table, config_label, rounds, server_table
 from slingvt_bench.verdicts import host_state
-from slingvt_bench.verdicts.judge import DECISIVE_MARGIN
+from slingvt_bench.verdicts.judge import DECISIVE_MARGIN, ratios_only
 from slingvt_bench.verdicts.overload import targets
 
 
@@ -101,8 +101,8 @@ def section(out):
           "of its goal is "
           f"undecided; a failed point is MISSED; the 503 target applies only where {REFERENCE} answered every request "
           "in time.\n", "| target | measured | verdict |", "|---|---|---|"]
-    L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith('undecided') else '❌ ' + v} |"
-          for t, m, v in targets(rows, closed=closed_rows(out))]
+    L += [f"| {t} | {m} | {v if v in ('met', 'not applicable', 'not measured') or v.startswith(('undecided', 'ratio')) else '❌ ' + v} |"
+          for t, m, v in ratios_only(targets(rows, closed=closed_rows(out)), {r["config"] for r in rows})]
     pts = list(dict.fromkeys(rate_point(r) for r in rows if not r.get("failed")))
     L.append("\nAnswers in time per second over the run, one line per configuration and round: "
              + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")

@@ -14,7 +14,7 @@ from slingvt_bench.reports.notes import FAILED_MARK, failed_or_dash, failed_tabl
 from slingvt_bench.reports.plots import PLOT_SKIP
 from slingvt_bench.verdicts import open_rounds
 from slingvt_bench.verdicts.closed import comparisons, physical_limit, targets
-from slingvt_bench.verdicts.judge import host_undecided
+from slingvt_bench.verdicts.judge import host_undecided, ratios_only
 from slingvt_bench.verdicts.ratios import Data
 
 
@@ -184,9 +184,9 @@ def markdown(d, meta, lead=""):
     L.append("## Targets\n" if not lead else "## Targets of the earlier issues (#13)\n")
     L.append("| target | measured | verdict |")
     L.append("|---|---|---|")
-    for t, v, vd in targets(d, meta):
+    for t, v, vd in ratios_only(targets(d, meta), d.configs):
         mark = ("✅ met" if vd == "met" else "– not measured" if vd == "not measured"
-                else "noise floor" if vd == "info" else vd if vd.startswith("undecided") else "❌ " + vd)
+                else "noise floor" if vd == "info" else vd if vd.startswith(("undecided", "ratio")) else "❌ " + vd)
         L.append(f"| {t} | {v} | {mark} |")
     L.append("")
     L += losses_first(d)

@@ -27,6 +27,10 @@ def aa_line(d):
 TIE = 1e-4
 
 
+# Without the A/A twin there is no spread to judge a ratio against (a quick run): the ratio is shown, not judged.
+RATIO_ONLY = "ratio only (no A/A twin in a quick run)"
+
+
 def verdict(measured, goal, spread):
     """met / MISSED / undecided: a ratio within the A/A spread of its goal (up to TIE) decides nothing."""
     if measured is None:
@@ -60,6 +64,21 @@ def judged(d, configs, pts, measured, goal, spread):
     if len(configs) == 2 and len(pts) == 1 and host_undecided(d, *configs, *pts[0], measured, goal):
         return HOST_UNDECIDED
     return verdict(measured, goal, spread)
+
+
+def has_twin(configs):
+    """Whether a run that measured these configurations measured an A/A pair (setups.aa_pair) at all."""
+    return all(c in configs for c in aa_pair(configs))
+
+
+def ratios_only(targets, configs):
+    """targets ((target, measured, verdict) each) as a run that measured these configurations may show them: where
+    it measured no A/A pair (a quick run) there is no spread to judge against, so met, MISSED and undecided become
+    RATIO_ONLY; a failed point stays MISSED (it was not measured)."""
+    if has_twin(configs):
+        return targets
+    return [(t, m, RATIO_ONLY if vd == "met" or (vd.startswith(("MISSED", "undecided")) and "failed" not in vd)
+             else vd) for t, m, vd in targets]
 
 
 def better_kernel(d, w, c):

@@ -1,5 +1,4 @@
 """./sling-vt bench: the command line, the plan, the rotation of points over side-by-side instances, the report."""
-import argparse
 import json
 import os
 import shutil
@@ -8,18 +7,16 @@ import time
 
 from slingvt_bench.core import estimate, rows as data
 from slingvt_bench.core.common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
-from slingvt_bench.core.setups import (CONFIGS, DEFAULT_JVM_OPTS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS,
-                                       plan_cpus, serves)
+from slingvt_bench.core.setups import CONFIGS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS, plan_cpus, serves
 from slingvt_bench.instances import pgstore
-from slingvt_bench.instances.instance import (Instance, add_launch_args, check_launch_args, prune_instance_home,
-                                              snapshot_feature)
+from slingvt_bench.instances.instance import Instance, check_launch_args, prune_instance_home, snapshot_feature
 from slingvt_bench.load import oha as openload
 from slingvt_bench.load.points import warmup
 from slingvt_bench.load.runner import ensure_wrk
-from slingvt_bench.plan import open_phase, overload_phase
+from slingvt_bench.plan import open_phase, options, overload_phase
 from slingvt_bench.plan.closed_phase import parse_points, run_rounds, sitting
 from slingvt_bench.plan.plans import FULL, FULL_POSTGRES, LATENCY_POSTGRES, QUICK, QUICK_POSTGRES, phase_configs
-from slingvt_bench.reports import readme_summary, report
+from slingvt_bench.reports import docs_copy, readme_summary, report
 from slingvt_bench.samples import hostprobe
 from slingvt_bench.samples.sampling import machine_info, raise_fd_limit
 from slingvt_bench.scenarios import metrics_cost
@@ -28,63 +25,7 @@ from slingvt_bench.verdicts import decisive, judge, ratios
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="./sling-vt bench", description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true", help="about 14 min: the default (vt-adaptive, auto) against kernel-200 and "
-                    "vt-unbounded, R = 100 ms and 1 s, C = 100 and 1,000; ratios only (no A/A twin)")
-    ap.add_argument("--out", help="output folder (default .sling-vt/bench/<timestamp>)")
-    ap.add_argument("--configs", help="comma-separated subset of: " + ", ".join(CONFIGS))
-    ap.add_argument("--workloads", help="comma-separated subset of: " + ", ".join(WORKLOADS))
-    ap.add_argument("--concurrency", help="comma-separated connection counts")
-    ap.add_argument("--duration", type=int, help="seconds per measured point")
-    ap.add_argument("--warmup", type=int, help="warm-up seconds per configuration")
-    ap.add_argument("--rounds", type=int, default=1,
-                    help="measure every point this many times (interleaved); tables show the median and the spread")
-    ap.add_argument("--decisive-rounds", type=int,
-                    help="after the grid, measure the decisive points (a target's ratio within 15 %% or twice the A/A "
-                         "spread of its goal) again until they have this many rounds (full run: 3; 1 = off)")
-    ap.add_argument("--decisive-points", type=int, default=None,
-                    help="at most this many decisive points get the extra rounds: shortfalls first, then leads, "
-                         "each closest to its goal first")
-    ap.add_argument("--points", help="comma-separated WORKLOAD:C pairs: measure only these points of the plan "
-                    "(e.g. repo200:8000,page:4000)")
-    ap.add_argument("--append", metavar="DIR", help="add rounds to the run in DIR (its results.csv and meta.json): "
-                    "each point measured here gets the round numbers after the ones it has, so that the rounds of a "
-                    "point can be spread over several invocations (a full run with 3 rounds at the close points "
-                    "does not fit one sitting on 2 cores)")
-    ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
-    ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
-    # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
-    # how far G1 happened to grow the heap, and heap resizing does not add noise to the throughput.
-    ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", DEFAULT_JVM_OPTS),
-                    help=f"JVM options of the instances (default: {DEFAULT_JVM_OPTS}, or $SLING_VT_BENCH_JVM_OPTS)")
-    ap.add_argument("--wrk-threads", type=int, default=2)
-    ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
-    ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")
-    ap.add_argument("--store", choices=["segment", "postgres"], default="segment",
-                    help="repository of the instances: segment-tar (default) or Oak's DocumentNodeStore on a "
-                         "PostgreSQL that the benchmark starts (one database per configuration, cold Oak caches)")
-    ap.add_argument("--feature", choices=["starter", "lean"], default="starter",
-                    help="feature of the instances: starter (the default of ./sling-vt run; needed by the page "
-                         "workload) or lean (Sling with servlets only, as the runs before 2026-11-24)")
-    ap.add_argument("--pool-max", type=int, help="--store postgres: the JDBC pool's maxActive (and maxIdle) instead "
-                    "of the feature's 50")
-    ap.add_argument("--pool-wait-ms", type=int, default=30000,
-                    help="--store postgres with --pool-max: the pool's maxWait in ms (default 30000, the feature's)")
-    ap.add_argument("--latency", metavar="MS[,MS...]",
-                    help="--store postgres: one-way network latency in ms between the instances and PostgreSQL "
-                         "(toxiproxy, built by ./sling-vt toxiproxy). Several values (e.g. 0,1,5): one run per "
-                         "latency into OUT/latency-<MS>ms and a summary OUT/latency.md. Without --configs, --workloads "
-                         "or --concurrency: kernel-200, vt-unbounded and its twin on cold50 at C = 100, 400, 1,000, "
-                         "no open-model or overload phase (about 8 min per latency)")
-    open_phase.add_args(ap)
-    overload_phase.add_args(ap)
-    metrics_cost.add_args(ap)
-    ap.add_argument("--report-only", metavar="DIR", help="regenerate results.md and the SVGs from DIR/results.csv")
-    ap.add_argument("--readme", metavar="DIR", help="write DIR as the run of record into README.md, between its "
-                    "markers: the default's targets with the losses first, the closed model's table and the "
-                    "overload's answers in time (DIR under docs/benchmarks, for the links)")
-    add_launch_args(ap)
-    args = ap.parse_args()
+    args = options.parse()
 
     if args.readme:
         readme = os.path.join(args.root, "README.md")
@@ -92,10 +33,22 @@ def main():
         log(f"{readme}: run of record {args.readme} written between the markers; read the text around them")
         return 0
 
+    if args.docs:
+        dest = docs_copy.copy(args.docs, args.root, args.docs_name)
+        log(f"{dest}: the summary of {args.docs} ({len(os.listdir(dest))} files); its raw files stay where they are")
+        return 0
+
     if args.report_only:
         if not os.path.isfile(os.path.join(args.report_only, "results.csv")):
             raise BenchError(f"--report-only {args.report_only}: no results.csv there")
-        report.write_all(args.report_only)
+        out = args.report_only
+        if args.out:  # the report beside a copy of the run's summary files, the run's folder left as it is
+            out = args.out
+            os.makedirs(out, exist_ok=True)
+            for n in docs_copy.summary_files(args.report_only) + ["overload-series.csv", "overload-admission.csv"]:
+                if os.path.isfile(os.path.join(args.report_only, n)):
+                    shutil.copy2(os.path.join(args.report_only, n), os.path.join(out, n))
+        report.write_all(out)
         return 0
 
     args.latency_ms = None

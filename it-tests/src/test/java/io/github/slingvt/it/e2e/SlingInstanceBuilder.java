@@ -60,6 +60,7 @@ public final class SlingInstanceBuilder {
     private String jdbcUrl;
     private Path passwordFile;
     private String featureFile = FEATURE_STARTER;
+    private Path featureArchive;
     private final Map<String, String> variables = new LinkedHashMap<>();
     private boolean smallDemoTree;
 
@@ -158,6 +159,19 @@ public final class SlingInstanceBuilder {
         return this;
     }
 
+    /**
+     * Runs the feature archive {@code far} as a user of the release does (its README): {@code -f FAR -c HOME/cache
+     * -u file://HOME/cache}, so the launcher unpacks the archive into the cache and takes every artifact from there;
+     * no other repository, {@code HOME} (where {@code ~/.m2} would be) an empty folder, no network ({@link #noNetwork()}).
+     */
+    public SlingInstanceBuilder featureArchive(Path far) {
+        if (!Files.isRegularFile(far)) {
+            throw new IllegalArgumentException("Not a feature archive: " + far);
+        }
+        this.featureArchive = far;
+        return this;
+    }
+
     /** A feature variable of the launch ({@code -V name=value}), as {@code ./sling-vt run --var} sets it. */
     public SlingInstanceBuilder variable(String name, String value) {
         variables.put(name, value);
@@ -191,9 +205,10 @@ public final class SlingInstanceBuilder {
                 writeSmallDemoTree(installDir);
             }
             final int port = freePort();
+            final boolean archive = featureArchive != null;
             final List<String> command = new ArrayList<>(List.of(launcher.toString(),
-                    "-f", feature.toString(),
-                    "-u", "file://" + featureDir.resolve("artifacts"),
+                    "-f", (archive ? featureArchive : feature).toString(),
+                    "-u", "file://" + (archive ? home.resolve("cache") : featureDir.resolve("artifacts")),
                     "-p", home.resolve("launcher").toString(),
                     "-c", home.resolve("cache").toString(),
                     "-V", "sling.home=" + home, "-V", "http.port=" + port, "-V", "http.host=127.0.0.1"));
@@ -208,6 +223,10 @@ public final class SlingInstanceBuilder {
                     .redirectErrorStream(true)
                     .redirectOutput(home.resolve("logs/stdout.log").toFile());
             builder.environment().put("JAVA_HOME", javaHome().toString());
+            if (archive) {
+                builder.environment().put("HOME", Files.createDirectories(home.resolve("empty-user-home")).toString());
+                jvmOptions.addAll(noNetwork());
+            }
             builder.environment().put("JAVA_OPTS", "-Dsling.home=" + home
                     + " -Dlogback.configurationFile=" + featureDir.resolve("conf/logback.xml")
                     + jvmOptions.stream().map(option -> " " + option).collect(Collectors.joining()));
@@ -220,6 +239,13 @@ public final class SlingInstanceBuilder {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot launch Sling '" + name + "' in " + home, e);
         }
+    }
+
+    /** JVM options that send every HTTP(S) connection beyond this host to a port where nothing listens. */
+    private static List<String> noNetwork() throws IOException {
+        final String closedPort = Integer.toString(freePort());
+        return List.of("-Dhttp.proxyHost=127.0.0.1", "-Dhttp.proxyPort=" + closedPort,
+                "-Dhttps.proxyHost=127.0.0.1", "-Dhttps.proxyPort=" + closedPort);
     }
 
     /** The seeder configuration of {@link #smallDemoTree()}, written into {@code installDir}. */

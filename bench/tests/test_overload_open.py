@@ -169,7 +169,7 @@ class OverloadTargetsTest(unittest.TestCase):
         held = dict(connections="4000", cut_off="2500", held_median="3990")
         v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **held),
                            dict(orow("vt-adaptive", 2.0, 300, 5000, losses=1000), **held)])
-        self.assertEqual(v[CAP], rep.CLIENT_UNDECIDED, "the server held them all during the point (decision 0039)")
+        self.assertEqual(v[CAP], rep.CLIENT_UNDECIDED, "the server held them all during the point (bench/METHOD.md: Client out of connections)")
         v = self.verdicts([dict(orow("kernel-200", 2.0, 350, 9000, losses=900), **capped),
                            dict(orow("vt-adaptive", 2.0, 380, 5000, losses=1000), **capped)])
         self.assertEqual(v[CAP], "met", "95 % is met whatever the client")

@@ -23,7 +23,7 @@ def add_args(ap):
                     help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
                          "kernel-200's capacity)")
     add_decisive_args(ap, "open", "open-model", "the open model's first round",
-                      "every point of the p99 target (closest to the goal first, decision 0041)", 10)
+                      "every point of the p99 target (closest to the goal first, bench/METHOD.md: Open-model rounds)", 10)
 
 
 def check_args(args, plan):

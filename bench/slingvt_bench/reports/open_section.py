@@ -33,7 +33,7 @@ def section(out):
          "ended. Latencies in ms. A run that failed stays in the table with its reason."
          + (" " + open_rounds.rounds_note(rows).strip() if open_rounds.rounds_note(rows) else "")
          + (" Host ns: the host's cross-core hand-over before / after the run (`*`: it changed state during it); the "
-            "p99 target compares rounds measured in one host state (decision 0032)." if probed else "") + "\n",
+            "p99 target compares rounds measured in one host state (bench/METHOD.md: One host state)." if probed else "") + "\n",
          "| workload | offered /s | load | config | own capacity /s | achieved /s | p50 | p90 | p99 | p99.9 | max | "
          "errors | non-2xx |" + (" host ns |" if probed else ""),
          "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if probed else "")]

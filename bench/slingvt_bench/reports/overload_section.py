@@ -26,7 +26,7 @@ def rounds_note(rows):
              + f"; {least} elsewhere")
     return (f" {where}, one after the other in this sitting, the configurations interleaved in each: every round is a "
             "row; the comparisons with kernel-200 (answers in time, p99) take the median of the per-round ratios and "
-            "the twins' largest difference over the rounds (decision 0042), the target against the default's own "
+            "the twins' largest difference over the rounds (bench/METHOD.md: Paired overload rounds), the target against the default's own "
             "capacity its median round (the lower middle one of an even count); a failed round fails the point.")
 
 
@@ -70,7 +70,7 @@ def section(out):
           "all answers." if json_only else "")
          + (" Host ns: the host's cross-core hand-over before / after the point, every instance idle (`*`: the host "
             "changed state during it); a target comparing two rows measured in two states (probes more than 2x "
-            f"apart) is undecided within {host_state.STATE_EFFECT}x of its goal (decision 0032)." if probed else "")
+            f"apart) is undecided within {host_state.STATE_EFFECT}x of its goal (bench/METHOD.md: One host state)." if probed else "")
          + "\n",
          "| workload | offered /s | load | config | lost | 503 | other | timeouts | conn. errors | late 2xx | cut off | "
          "sent | in time | in time /s | own capacity /s | p50 | p99 |" + (" host ns |" if probed else ""),

@@ -57,7 +57,7 @@ def server_table(rows):
          "Client CPU: the load generator's (oha here, wrk at the capacity point), read from /proc while it ran, in % of "
          "one CPU: on 2 cores it shares the CPUs with the server. Limit, in flight and queued: the status JSON every 2 s while oha ran (`concurrencyLimit` is a fixed cap or "
          "a pool's size outside `auto`). Held: in flight and queued together, one of the client's connections each; "
-         "the client ran out of them where it held all but 5 % (decision 0039).\n",
+         "the client ran out of them where it held all but 5 % (bench/METHOD.md: Client out of connections).\n",
          "| workload | offered /s | config | CPU % | client CPU % (at capacity) | ms CPU per completed | at capacity | "
          "ratio | limit | "
          "in flight (median) | queued (max) | held (median) of connections |",

@@ -51,7 +51,7 @@ def host_undecided(d, a, b, w, c, measured, goal):
     return host_state.host_explains(measured, goal) and d.state_differed(a, b, w, c)
 
 
-HOST_UNDECIDED = "undecided (the two measured in different host states only, decision 0032)"
+HOST_UNDECIDED = "undecided (the two measured in different host states only, bench/METHOD.md: One host state)"
 
 
 def judged(d, configs, pts, measured, goal, spread):

@@ -140,7 +140,7 @@ def rounds_note(rows):
     if not more:
         return ""
     return ("More rounds (--open-decisive-rounds, at most --open-decisive-points points, closest to the goal first; "
-            "decision 0041): "
+            "bench/METHOD.md: Open-model rounds): "
             + ", ".join(f"{w} {round(fr * 100)} % {n}" for (w, fr), n in more.items())
             + "; one elsewhere. The configurations are interleaved in each round; the table shows every round, the "
             "target takes the median of the per-round ratios and the twins' largest difference over the rounds. ")

@@ -34,12 +34,12 @@ def aa_spread(by, w, fr, field, rows=None):
 # measures the client: the requests it could not send waited in it and count as late, out of the server's sight, where
 # a population of clients would each have sent theirs and the server's queue would have ordered them (METHOD.md: client out of connections).
 # The comparisons with the reference, on the same client, are judged as they are.
-CLIENT_UNDECIDED = "undecided (the client's connections were all taken: its own backlog, decision 0034)"
+CLIENT_UNDECIDED = "undecided (the client's connections were all taken: its own backlog, bench/METHOD.md: Client out of connections)"
 
 # The p99 of the answers in time cannot pass the client's timeout: an answer later than that is no answer. Where both
 # p99s lie within the timeout's last 3 % (AT_BOUND, the share at which the closed model calls a point "at C/R"), both
 # configurations kept answering until the client gave up, and their order compares values the timeout cut off.
-TIMEOUT_UNDECIDED = "undecided (both p99s at the client's timeout, decision 0035)"
+TIMEOUT_UNDECIDED = "undecided (both p99s at the client's timeout, bench/METHOD.md: P99 at the client's timeout)"
 
 
 def at_timeout(a, k):

@@ -11,8 +11,8 @@ from slingvt_bench.verdicts.host_state import host_explains
 from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
 UNBOUNDED = "vt-unbounded"
-OVER_CAPACITY = "undecided (measured in two host states, above capacity in one of them, decision 0036)"
-SAMPLING = "undecided (within the p99s' sampling error, decision 0037)"
+OVER_CAPACITY = "undecided (measured in two host states, above capacity in one of them, bench/METHOD.md: P99 above capacity)"
+SAMPLING = "undecided (within the p99s' sampling error, bench/METHOD.md: P99 sampling error)"
 
 
 def applies(d):

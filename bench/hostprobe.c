@@ -3,7 +3,7 @@
  * counter, so every increment moves the counter's cache line from one CPU to the other. Prints the nanoseconds
  * per hand-over. On a virtual machine this moves with where the hypervisor runs the virtual CPUs (about 45 ns
  * against about 200 ns on the benchmark's machine), and with it the cost of every contended atomic update in the
- * server under test (docs/benchmarks/repo200-host-state-2026-11-28).
+ * server under test (run repo200-host-state-2026-11-28 in the git history of docs/benchmarks).
  * Usage: hostprobe [HAND_OVERS [CPU_A [CPU_B]]]  (default 1000000 0 1)
  */
 #define _GNU_SOURCE

@@ -19,7 +19,7 @@ def section(d):
          "the median round of each point; `*` where the two are more than "
          f"{STATE_CHANGE:.0f}x apart (the host changed state during the point). On the 2-core lab machine the CPU per "
          "answer of repository-heavy work follows it (repo200: 2.3 ms at about 45 ns, 4.0 ms at about 200 ns in the "
-         "same JVM, docs/benchmarks/repo200-host-state-2026-11-28): two configurations' throughputs compare the "
+         "same JVM, run repo200-host-state-2026-11-28 in the git history of docs/benchmarks): two configurations' throughputs compare the "
          "product only where their probes agree.\n",
          "| workload | C | " + " | ".join(d.configs) + " |", "|---|---:|" + "---:|" * len(d.configs)]
     for w, c in d.points():

@@ -1,7 +1,7 @@
 """The host's cross-core hand-over latency (bench/hostprobe.c), measured before and after each closed point while
 the instances are idle. On a virtual machine it moves between states with where the hypervisor runs the virtual
 CPUs, and the CPU every contended atomic update costs moves with it: repo200 cost 2.3 ms per answer at about 45 ns
-and 4.0 ms at about 200 ns in the same JVM (docs/benchmarks/repo200-host-state-2026-11-28). The figure lets a
+and 4.0 ms at about 200 ns in the same JVM (run repo200-host-state-2026-11-28 in the git history of docs/benchmarks). The figure lets a
 comparison of two configurations show whether both were measured in the same state of the host."""
 import os
 import re

@@ -6,7 +6,7 @@ STATE_CHANGE = 2.0
 
 
 # The most the host's state moved a configuration's throughput on this machine: repo200's CPU per answer, 4.0 ms at
-# about 200 ns against 2.3 ms at about 45 ns in one JVM (docs/benchmarks/repo200-host-state-2026-11-28). A ratio of
+# about 200 ns against 2.3 ms at about 45 ns in one JVM (run repo200-host-state-2026-11-28 in the git history of docs/benchmarks). A ratio of
 # two configurations measured in different states decides nothing within this factor of its goal.
 STATE_EFFECT = 1.75
 

@@ -10,7 +10,7 @@ import time
 from slingvt_bench.core.common import BenchError, RUNNING, affinity_fn, log, port_in_use, stop_pid
 from slingvt_bench.core.httpget import http_get
 from slingvt_bench.core.setups import CONFIGS, HTTP_PID, READINESS_HOLD_S, SEED_TIMEOUT, STARTUP_TIMEOUT, jvm_opts_for
-from slingvt_bench.instances import pgstore
+from slingvt_bench.instances import confine, pgstore
 
 # The benchmark's instances are lab instances on 127.0.0.1 that nobody else reaches: their demo servlets take the
 # full parameter ranges from anonymous requests, so that no measured request pays a login (basic authentication
@@ -86,10 +86,14 @@ class Instance:
         env = dict(os.environ, JAVA_OPTS=jvm_opts, JAVA_HOME=a.java_home)
         self.stdout = open(os.path.join(self.home, "logs", "stdout.log"), "ab")
         t0 = time.time()
+        preexec = affinity_fn(a.server_cpus)
+        if getattr(a, "confine", None):
+            self.cgroup = confine.CGroup(self.name, a.confine["cpus"], a.confine["quota"])
+            join, pin = self.cgroup.join_fn(), preexec
+            preexec = lambda: (join(), pin())  # noqa: E731 (the cgroup first, so the JVM starts inside it)
         # The launcher script execs the JVM, so the PID is the JVM's.
         p = subprocess.Popen(cmd, cwd=self.home, env=env, stdout=self.stdout, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, start_new_session=True,
-                             preexec_fn=affinity_fn(a.server_cpus))
+                             stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=preexec)
         self.proc, self.pid = p, p.pid
         RUNNING[p.pid] = f"Sling {self.name}"
         log(f"{self.name}: started PID {self.pid} on {self.url}, home {self.home}")
@@ -197,6 +201,8 @@ class Instance:
             stop_pid(self.pid, f"Sling {self.name}")
             self.info["stop_s"] = round(time.time() - t0, 1)
             log(f"{self.name}: stopped PID {self.pid} in {self.info['stop_s']} s")
+        if getattr(self, "cgroup", None):
+            self.cgroup.remove()
         if getattr(self, "stdout", None):
             self.stdout.close()
 

@@ -8,7 +8,7 @@ import time
 from slingvt_bench.core import estimate, rows as data
 from slingvt_bench.core.common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
 from slingvt_bench.core.setups import CONFIGS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS, plan_cpus, serves
-from slingvt_bench.instances import pgstore
+from slingvt_bench.instances import confine, pgstore
 from slingvt_bench.instances.instance import Instance, check_launch_args, prune_instance_home, snapshot_feature
 from slingvt_bench.load import oha as openload
 from slingvt_bench.load.points import warmup
@@ -112,7 +112,7 @@ def main():
     args.wrk = ensure_wrk()
     args.hostprobe = hostprobe.build(args.root)
     if args.metrics_cost:
-        plan_cpus(args)
+        confine.plan(args, plan_cpus(args))
         return metrics_cost.run(args, out, pdir)
     earlier = data.read_csv(os.path.join(out, "results.csv")) if args.append else []
     overload_phase.check_args(args, earlier, plan)
@@ -125,7 +125,7 @@ def main():
         except openload.OpenLoadError as e:
             raise BenchError(str(e))
     fd_limit = args.fd_limit = raise_fd_limit()
-    pinning = plan_cpus(args)
+    pinning = confine.plan(args, plan_cpus(args))
     conc = []
     for c in plan["concurrency"]:
         if c + 2000 > fd_limit:

@@ -35,6 +35,12 @@ def parse(argv=None):
                     "does not fit one sitting on 2 cores)")
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and wrk to disjoint CPUs")
     ap.add_argument("--pin", action="store_true", help="pin server and wrk to disjoint CPUs even on 2-3 CPUs")
+    ap.add_argument("--server-cpus", dest="server_cpus_spec", metavar="LIST",
+                    help="confine each instance to these CPUs in a cgroup cpuset of its own, as a container would "
+                         "(taskset -c syntax: 0 or 0-1), and run the load generator on the other CPUs (root)")
+    ap.add_argument("--server-cpu-quota", type=float, metavar="CPUS",
+                    help="confine each instance to this much CPU time (a CFS quota, e.g. 1 or 0.5), as Kubernetes' "
+                         "limits.cpu does; with --server-cpus or alone (root)")
     # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
     # how far G1 happened to grow the heap, and heap resizing does not add noise to the throughput.
     ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", DEFAULT_JVM_OPTS),

@@ -19,6 +19,7 @@ from slingvt_bench.core.common import BenchError, free_port, log, run_main, stop
 from slingvt_bench.core.httpget import get_json
 from slingvt_bench.core.rows import fmt
 from slingvt_bench.core.setups import CONFIGS, DEFAULT_JVM_OPTS, WORKLOADS, WORK_PATH, plan_cpus
+from slingvt_bench.instances import confine
 from slingvt_bench.instances.instance import Instance, add_launch_args, check_launch_args
 from slingvt_bench.instances.pgstore import ADMIN, HTTP_STATUS
 from slingvt_bench.load import overload_oha as ov
@@ -254,7 +255,7 @@ def main():
     if any(rate or share for _, rate, share in conc):
         args.oha = ensure_oha(args.root, log)
     raise_fd_limit()
-    plan_cpus(args)
+    confine.plan(args, plan_cpus(args))
     out = os.path.abspath(args.out or os.path.join(args.root, ".sling-vt", "profile", time.strftime("%Y%m%d-%H%M%S")))
     pdir = os.path.join(out, "raw")
     os.makedirs(pdir, exist_ok=True)

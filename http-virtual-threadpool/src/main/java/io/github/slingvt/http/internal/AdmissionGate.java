@@ -5,8 +5,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,15 +30,10 @@ final class AdmissionGate {
     private final ClientSweep sweep;
     /** The time of arrivals and departures for the queue's {@link #order}. */
     private final LongSupplier clock;
-    /**
-     * Requests running: atomic, so that {@link #tryEnter()}, {@link #track()} and {@link #exit()} stay lock-free while
-     * nobody waits. Changed under the lock only together with the queue.
-     */
-    private final AtomicInteger running = new AtomicInteger();
+    /** Requests running and their cap: lock-free, so that entering and leaving take no lock while nobody waits. */
+    private final RunningCap slots = new RunningCap();
     /** Whether {@link #waiting} is non-empty; written under the lock, read without it. */
     private volatile boolean anyWaiting;
-    /** Written under the lock; volatile so that the fast path and the adaptive limit can read it without. */
-    private volatile int maxRunning = Integer.MAX_VALUE;
     /** Who may move the cap through {@link #moveCap}: the adaptive limit in force, or nobody. Guarded by the lock. */
     private Object capOwner;
     private int maxQueued;
@@ -77,7 +72,7 @@ final class AdmissionGate {
         lock.lock();
         try {
             this.capOwner = capOwner;
-            this.maxRunning = maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning;
+            slots.cap(maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning);
             this.maxQueued = maxQueued;
             this.timeoutMillis = timeoutMillis;
             admitted = admitWaitersLocked();
@@ -98,7 +93,7 @@ final class AdmissionGate {
             if (owner == null || owner != capOwner) {
                 return;
             }
-            this.maxRunning = Math.max(1, maxRunning);
+            slots.cap(Math.max(1, maxRunning));
             admitted = admitWaitersLocked();
         } finally {
             lock.unlock();
@@ -108,7 +103,7 @@ final class AdmissionGate {
 
     /** The cap now; {@link Integer#MAX_VALUE} when unbounded. */
     int maxRunning() {
-        return maxRunning;
+        return slots.cap();
     }
 
     /**
@@ -116,26 +111,20 @@ final class AdmissionGate {
      * given back by {@link #exit()}.
      */
     boolean tryEnter() {
-        while (!anyWaiting) {
-            int now = running.get();
-            if (now >= maxRunning) {
-                return false;
-            }
-            if (running.compareAndSet(now, now + 1)) {
-                return true;
-            }
-        }
-        return false;
+        return !anyWaiting && slots.take();
     }
 
     /**
-     * Runs exactly one of the callbacks: {@code onAdmit} now or when a slot frees, {@code onReject} when the queue is
-     * full, the wait times out or a newer request takes its place in a full queue that serves the newest first,
-     * {@code onGone} when the client leaves while waiting.
+     * Ends in exactly one of the {@code outcomes}: admitted now or when a slot frees, rejected when the queue is full,
+     * the wait times out or a newer request takes its place in a full queue that serves the newest first, gone when
+     * the {@code watch} finds its client gone while it waits, failed when Jetty fails it while it waits.
+     *
+     * @param failures registers a listener of Jetty's failures of the request ({@code Request::addFailureListener});
+     *                 called only if the request waits, and the listener does nothing once it stopped waiting
      */
-    void enter(Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
+    void enter(Outcomes outcomes, ClientWatch watch, Consumer<Consumer<Throwable>> failures) {
         if (tryEnter()) {
-            onAdmit.run();
+            Slot.handOver(new Slot(this), outcomes.admit());
             return;
         }
         Waiter waiter = null;
@@ -153,7 +142,7 @@ final class AdmissionGate {
             }
             if (waiting.size() < maxQueued) {
                 order.arrived(clock.getAsLong(), waiting.size());
-                waiter = new Waiter(this, onAdmit, onReject, watch, onGone);
+                waiter = new Waiter(this, outcomes, watch);
                 waiting.add(waiter);
                 anyWaiting = true;
                 // A slot freed (or an exit() that read anyWaiting before it was set admitted nobody): admit now.
@@ -166,10 +155,11 @@ final class AdmissionGate {
             displaced.refuse();
         }
         if (waiter == null) {
-            onReject.run();
+            outcomes.reject().run();
             return;
         }
         if (!admitted.contains(waiter)) {
+            failures.accept(waiter::failed);
             waiter.startWaiting(timeouts, timeout);
             if (waiter.watched()) {
                 sweep.waiting();
@@ -178,7 +168,12 @@ final class AdmissionGate {
         Waiter.runAll(admitted, watchAfterNanos);
     }
 
-    /** As {@link #enter(Runnable, Runnable, ClientWatch, Runnable)} for a request whose client is not watched. */
+    /** As {@link #enter(Outcomes, ClientWatch, Consumer)}, for a request that Jetty does not fail while it waits. */
+    void enter(Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
+        enter(Outcomes.of(onAdmit, onReject, onGone), watch, Outcomes.NO_FAILURES);
+    }
+
+    /** As {@link #enter(Outcomes, ClientWatch, Consumer)} for a request whose client is not watched. */
     void enter(Runnable onAdmit, Runnable onReject) {
         enter(onAdmit, onReject, ClientWatch.NONE, () -> { });
     }
@@ -188,27 +183,30 @@ final class AdmissionGate {
      * so that the cap counts every running request whatever path it took. Undone by {@link #exit}.
      */
     void track() {
-        running.incrementAndGet();
+        slots.count();
     }
 
-    /** Called once for every admitted or tracked request when it is finished. */
+    /** Called once for every admitted or tracked request when it is finished (through its {@link Slot}). */
     void exit() {
-        running.decrementAndGet();
+        Waiter.runAll(gaveBack(), watchAfterNanos);
+    }
+
+    /** Gives a slot back; answers the waiters it admits, for the caller to run. */
+    List<Waiter> gaveBack() {
+        slots.giveBack();
         if (!anyWaiting) {
-            return;
+            return List.of();
         }
-        List<Waiter> admitted;
         lock.lock();
         try {
-            admitted = admitWaitersLocked();
+            return admitWaitersLocked();
         } finally {
             lock.unlock();
         }
-        Waiter.runAll(admitted, watchAfterNanos);
     }
 
     int running() {
-        return running.get();
+        return slots.running();
     }
 
     int queued() {
@@ -233,8 +231,8 @@ final class AdmissionGate {
         }
     }
 
-    /** Removes a waiter that timed out; true if it was still waiting. */
-    boolean expired(Waiter waiter) {
+    /** Removes a waiter that timed out or that Jetty failed; true if it was still waiting. */
+    boolean withdrawn(Waiter waiter) {
         return remove(waiter, -1);
     }
 
@@ -271,20 +269,20 @@ final class AdmissionGate {
         lock.lock();
         try {
             order.goneAtAdmission(departedAtNanos, clock.getAsLong());
-            running.decrementAndGet();
+            slots.giveBack();
             return admitWaitersLocked();
         } finally {
             lock.unlock();
         }
     }
 
+    /** Takes waiters off the queue into free slots, each taken as the fast path takes one ({@link RunningCap}). */
     private List<Waiter> admitWaitersLocked() {
         List<Waiter> admitted = new ArrayList<>();
-        if (!waiting.isEmpty() && running.get() < maxRunning) {
+        if (!waiting.isEmpty() && slots.free()) {
             boolean newestFirst = newestFirstLocked();
-            while (running.get() < maxRunning && !waiting.isEmpty()) {
+            while (!waiting.isEmpty() && slots.take()) {
                 admitted.add(newestFirst ? waiting.removeLast() : waiting.removeFirst());
-                running.incrementAndGet();
             }
         }
         anyWaiting = !waiting.isEmpty();

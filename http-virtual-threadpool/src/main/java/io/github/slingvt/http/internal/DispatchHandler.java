@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -62,7 +61,7 @@ final class DispatchHandler extends Handler.Wrapper {
             ThreadingMode here = Thread.currentThread().isVirtual() ? ThreadingMode.VIRTUAL : ThreadingMode.KERNEL;
             request.setAttribute(ADMITTED_MODE_ATTRIBUTE, here.label());
             state.gate().track();
-            return handleHere(next, request, response, callback, arrived);
+            return handleHere(next, request, response, callback, arrived, new Slot(state.gate()));
         }
         AdmissionGate gate = state.gate();
         if (settings.mode() == ThreadingMode.KERNEL) {
@@ -70,31 +69,33 @@ final class DispatchHandler extends Handler.Wrapper {
             // keeps its surplus threads until they are idle; a request admitted later runs on the pool.
             request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.KERNEL.label());
             if (gate.tryEnter()) {
-                return handleHere(next, request, response, callback, arrived);
+                return handleHere(next, request, response, callback, arrived, new Slot(gate));
             }
-            gate.enter(
-                    () -> onPool(() -> handleHere(next, request, response, callback, arrived), response, callback),
-                    () -> reject(request, response, callback, settings.retryAfterSeconds()), ConnectionWatch.of(request),
-                    () -> abandon(callback));
+            gate.enter(new Outcomes(
+                    slot -> onPool(() -> handleHere(next, request, response, callback, arrived, slot), response, slot,
+                            callback),
+                    () -> reject(request, response, callback, settings.retryAfterSeconds()),
+                    () -> abandon(callback), failure -> failedWhileWaiting(callback, failure)),
+                    ConnectionWatch.of(request), request::addFailureListener);
             return true;
         }
         request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.VIRTUAL.label());
         if (!settings.bounded()) {
             // Nothing to wait for, but counted: a switch to a bounded mode then sees what is already running.
             gate.track();
-            startVirtual(next, request, response, callback, arrived);
+            startVirtual(next, request, response, callback, arrived, new Slot(gate));
             return true;
         }
-        gate.enter(
-                () -> startVirtual(next, request, response, callback, arrived),
+        gate.enter(new Outcomes(
+                slot -> startVirtual(next, request, response, callback, arrived, slot),
                 () -> reject(request, response, callback, settings.retryAfterSeconds()),
-                ConnectionWatch.of(request),
-                () -> abandon(callback));
+                () -> abandon(callback), failure -> failedWhileWaiting(callback, failure)),
+                ConnectionWatch.of(request), request::addFailureListener);
         return true;
     }
 
     /** Runs an admitted kernel-mode request on Jetty's pool; its slot is taken already. */
-    private void onPool(ThrowingRunnable handle, Response response, Callback callback) {
+    private void onPool(ThrowingRunnable handle, Response response, Slot slot, Callback callback) {
         try {
             getServer().getThreadPool().execute(() -> {
                 try {
@@ -109,7 +110,7 @@ final class DispatchHandler extends Handler.Wrapper {
             LOG.error("Jetty's pool refused an admitted request", e);
             // It never ran: booked as refused, and its slot is free again.
             state.counters().rejected();
-            state.gate().exit();
+            slot.giveBack();
             callback.failed(e);
         }
     }
@@ -120,10 +121,24 @@ final class DispatchHandler extends Handler.Wrapper {
         boolean run() throws Exception;
     }
 
-    /** The client closed its connection while its request waited for admission: nothing to answer. */
+    /**
+     * The client closed its connection while its request waited for admission: nothing to answer. Ended as aborted,
+     * so that Jetty closes the connection without writing an error page (a 500) that nobody asked for.
+     */
     private void abandon(Callback callback) {
         state.counters().abandoned();
-        callback.failed(new EofException("client closed the connection while its request waited for admission"));
+        callback.failed(new Request.Handler.AbortException(
+                "client closed the connection while its request waited for admission"));
+    }
+
+    /**
+     * Jetty failed the request while it waited for admission (an idle timeout, an HTTP/2 stream reset, a failed
+     * connection): it left the queue unrun, and its callback, which Jetty leaves to the handler once the handler has
+     * it, is completed here, as aborted: the failure is not the server's, and an error page would answer a 500.
+     */
+    private void failedWhileWaiting(Callback callback, Throwable failure) {
+        state.counters().abandoned();
+        callback.failed(new Request.Handler.AbortException("failed while waiting for admission", failure));
     }
 
     /**
@@ -142,17 +157,16 @@ final class DispatchHandler extends Handler.Wrapper {
     }
 
     /** Runs the request on this thread; its slot (admitted or tracked) is taken already. */
-    private boolean handleHere(Handler next, Request request, Response response, Callback callback, long arrived)
-            throws Exception {
+    private boolean handleHere(Handler next, Request request, Response response, Callback callback, long arrived,
+            Slot slot) throws Exception {
         RequestCounters counters = state.counters();
-        AdmissionGate gate = state.gate();
         boolean virtual = Thread.currentThread().isVirtual();
         counters.admitted(virtual);
         // Released when the response is complete and the handler has returned, so that a kernel-mode cap also bounds
         // the threads busy with requests (a response may complete inside the handler, before its thread is free).
         Completion completion = new Completion(2, () -> {
             counters.completed(virtual, System.nanoTime() - arrived);
-            gate.exit();
+            slot.giveBack();
         });
         boolean handled;
         try {
@@ -171,15 +185,15 @@ final class DispatchHandler extends Handler.Wrapper {
     }
 
     /** Runs the request on a new virtual thread; its slot (admitted or tracked) is taken already. */
-    private void startVirtual(Handler next, Request request, Response response, Callback callback, long arrived) {
+    private void startVirtual(Handler next, Request request, Response response, Callback callback, long arrived,
+            Slot slot) {
         RequestCounters counters = state.counters();
-        AdmissionGate gate = state.gate();
         counters.admitted(true);
         // The slot is released when both the response is complete and the thread has ended, so that live
         // request threads never exceed the cap either.
         Completion completion = new Completion(2, () -> {
             counters.completed(true, System.nanoTime() - arrived);
-            gate.exit();
+            slot.giveBack();
         });
         Callback tracked = Callback.from(completion::done, callback);
         try {

@@ -3,6 +3,7 @@ package io.github.slingvt.http.internal;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -12,8 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A request waiting in the {@link AdmissionGate}: exactly one of admit, reject (timeout, or displaced by a newer one)
- * or gone happens.
+ * A request waiting in the {@link AdmissionGate}: exactly one of its {@link Outcomes} happens, decided by whoever takes
+ * it off the gate's queue (under the gate's lock): admit, reject (timeout, or displaced by a newer one), gone, or
+ * failed by Jetty.
  */
 final class Waiter {
 
@@ -29,10 +31,8 @@ final class Waiter {
     private static final Logger LOG = LoggerFactory.getLogger(Waiter.class);
 
     private final AdmissionGate gate;
-    private final Runnable onAdmit;
-    private final Runnable onReject;
+    private final Outcomes outcomes;
     private final ClientWatch watch;
-    private final Runnable onGone;
     private final long since = System.nanoTime();
     /** Admitted, rejected or gone: the watch is released or about to be. */
     private final AtomicBoolean done = new AtomicBoolean();
@@ -44,12 +44,10 @@ final class Waiter {
     private volatile long lookedAt;
     private volatile boolean looked;
 
-    Waiter(AdmissionGate gate, Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
+    Waiter(AdmissionGate gate, Outcomes outcomes, ClientWatch watch) {
         this.gate = gate;
-        this.onAdmit = onAdmit;
-        this.onReject = onReject;
+        this.outcomes = outcomes;
         this.watch = watch;
-        this.onGone = onGone;
     }
 
     long since() {
@@ -66,7 +64,15 @@ final class Waiter {
         if (done.get()) {
             return;
         }
-        ScheduledFuture<?> expiry = executor.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> expiry;
+        try {
+            expiry = executor.schedule(this::expire, timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            // The clock is shut down with the component: nothing would ever time this wait out, so it ends now, as
+            // a timed-out one does, rather than wait for a slot that may never free.
+            expire();
+            return;
+        }
         timer = expiry;
         // Admitted meanwhile: stopWaiting may have run before the timer was set.
         if (done.get()) {
@@ -106,17 +112,18 @@ final class Waiter {
      * found gone is answered as gone instead, and the age at which its client left is returned for the clients'
      * patience (halfway since the look before, as the sweep counts it); -1 when it runs.
      */
-    long admitUnlessGone(long lookAfterNanos) {
+    long admitUnlessGone(long lookAfterNanos, Slot slot) {
         long now = System.nanoTime();
         boolean before = looked;
         long previous = lookedAt;
         if (watched() && now - since >= lookAfterNanos && (!before || now - previous >= lookAfterNanos)
                 && watch.gone()) {
             stopWaiting();
-            onGone.run();
+            outcomes.gone().run();
             return departedAt(before, previous, now);
         }
-        admit();
+        stopWaiting();
+        outcomes.admit().accept(slot);
         return -1;
     }
 
@@ -140,38 +147,43 @@ final class Waiter {
     /**
      * Runs one; where its client is gone, the waiters its slot admits join {@code more} (created on first use). A
      * callback that throws is logged and the rest still run: they are off the queue, and nothing else would answer
-     * them before their clients time out.
+     * them before their clients time out. The slot taken for the one that threw is given back, unless the callback
+     * gave it back itself before it threw.
      */
     private static Deque<Waiter> runOne(Waiter waiter, long lookAfterNanos, Deque<Waiter> more) {
+        Slot slot = new Slot(waiter.gate);
         long departedAt;
         try {
-            departedAt = waiter.admitUnlessGone(lookAfterNanos);
-        } catch (RuntimeException e) {
+            departedAt = waiter.admitUnlessGone(lookAfterNanos, slot);
+        } catch (RuntimeException | Error e) {
             LOG.error("A request taken off the admission queue could not be started or dropped; the others go on", e);
-            return more;
+            return slot.claim() ? join(more, waiter.gate.gaveBack()) : more;
         }
         if (departedAt < 0) {
             return more;
         }
-        Deque<Waiter> next = more == null ? new ArrayDeque<>() : more;
-        next.addAll(waiter.gate.leftBeforeRun(departedAt));
-        return next;
+        // Not run: its slot was never handed over, and goes on.
+        slot.claim();
+        return join(more, waiter.gate.leftBeforeRun(departedAt));
     }
 
-    /** Runs the request. */
-    private void admit() {
-        stopWaiting();
-        onAdmit.run();
+    private static Deque<Waiter> join(Deque<Waiter> more, List<Waiter> admitted) {
+        if (admitted.isEmpty()) {
+            return more;
+        }
+        Deque<Waiter> next = more == null ? new ArrayDeque<>() : more;
+        next.addAll(admitted);
+        return next;
     }
 
     /** Off the queue without being admitted (timed out, or displaced by a newer request): answered as refused. */
     void refuse() {
         stopWaiting();
-        onReject.run();
+        outcomes.reject().run();
     }
 
     private void expire() {
-        if (gate.expired(this)) {
+        if (gate.withdrawn(this)) {
             refuse();
         }
     }
@@ -179,7 +191,19 @@ final class Waiter {
     private void clientGone(long ageNanos) {
         if (gate.gone(this, ageNanos)) {
             stopWaiting();
-            onGone.run();
+            outcomes.gone().run();
+        }
+    }
+
+    /**
+     * Jetty failed the request (its listener, registered while it waits): if it still waits, it leaves the queue at
+     * once, unrun. Not a departure for the clients' patience: an idle timeout or a failed connection says nothing of
+     * how long a client waits. Once it stopped waiting this does nothing: a request that runs handles its failure.
+     */
+    void failed(Throwable failure) {
+        if (!done.get() && gate.withdrawn(this)) {
+            stopWaiting();
+            outcomes.failed().accept(failure);
         }
     }
 

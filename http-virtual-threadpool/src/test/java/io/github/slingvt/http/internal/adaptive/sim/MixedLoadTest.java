@@ -6,7 +6,6 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -58,21 +57,9 @@ class MixedLoadTest {
         return cases().filter(a -> !failsWithTheCurrentLaw((int) a.get()[0], (Load) a.get()[1]));
     }
 
-    static Stream<Arguments> failingWithTheCurrentLaw() {
-        return cases().filter(a -> failsWithTheCurrentLaw((int) a.get()[0], (Load) a.get()[1]));
-    }
-
     @ParameterizedTest(name = "{0} carriers, {1}")
     @MethodSource("passingWithTheCurrentLaw")
     void answersAtLeastTheBetterOfUnboundedAndThePool(int carriers, Load load) {
-        assertAtLeastTheBetter(carriers, load);
-    }
-
-    /** The same property where the current law fails it (see {@link #failsWithTheCurrentLaw}); for the next law. */
-    @Disabled("the current law caps the waits of a mixed load at adaptiveMaxLimit (10,000): 0.90x on 64 carriers")
-    @ParameterizedTest(name = "{0} carriers, {1}")
-    @MethodSource("failingWithTheCurrentLaw")
-    void answersAtLeastTheBetterOfUnboundedAndThePoolWhereTheCurrentLawFails(int carriers, Load load) {
         assertAtLeastTheBetter(carriers, load);
     }
 

@@ -1,23 +1,26 @@
-"""The README's run of record, written from the run's own files (./sling-vt bench --readme DIR): the targets of the
-default with the losses first, the closed model's answers per second against the better kernel pool and unbounded,
-and the overload's answers in time. It goes between two markers in README.md; the text around them is the README's
-own, so that a new run of record changes its figures and nothing else."""
+"""The README's run of record, written from the run's own files (./sling-vt bench --readme DIR): one small table of
+the default's ratios against the better kernel pool and unbounded (closed model, C = 1,000 and 8,000) and against
+kernel-200 at overload (200 %), and the OS threads. It goes between two markers in README.md; the text around them
+(the link to docs/PERFORMANCE.md with every table) is the README's own, so that a new run of record changes its
+figures and nothing else."""
 import json
 import os
 
 from slingvt_bench.core import overload_rows
 from slingvt_bench.core.common import BenchError
-from slingvt_bench.core.estimate import sittings
-from slingvt_bench.core.rows import KERNEL, VIRTUAL, WHOLE_RUN_MARK, fmt_ratio, num, read_csv
+from slingvt_bench.core.rows import KERNEL, VIRTUAL, fmt_ratio, num, read_csv
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from slingvt_bench.verdicts.judge import aa_spread, better_kernel, host_undecided, verdict
-from slingvt_bench.verdicts.overload import index
+from slingvt_bench.verdicts.overload_rounds import median_pair
 from slingvt_bench.verdicts.ratios import Data
-from slingvt_bench.verdicts.safe_default import UNBOUNDED, applies, judged_targets
+from slingvt_bench.verdicts.safe_default import UNBOUNDED, applies
 
 BEGIN = "<!-- run of record: written by ./sling-vt bench --readme DIR; edit the text around it, not in it -->"
 END = "<!-- end of the run of record -->"
-SHORT = {"kernel-200": "k200", "kernel-1000": "k1000"}
+# The README's two closed-model concurrencies: where a pool's 200 threads are long taken, and far beyond.
+README_CONCURRENCY = (1000, 8000)
+# The README's overload: twice kernel-200's capacity.
+README_OVERLOAD = 2.0
 
 
 def marked(d, a, b, w, c, goal):
@@ -33,49 +36,6 @@ def marked(d, a, b, w, c, goal):
         else fmt_ratio(r)
 
 
-def thr(d, config, w, c):
-    t = num(d.get(config, w, c, "thr"))
-    if t is None:
-        return "–"
-    return f"{t:,.0f}" + (f" {WHOLE_RUN_MARK}" if d.get(config, w, c, "thr_note") else "")
-
-
-def closed_table(d):
-    """Answers/s per point: the better kernel pool, unbounded, the default and its twin, and the default's ratios
-    (median of the rounds' ratios) marked against their goals (0.97 against unbounded where its wins are kept)."""
-    L = ["| workload | C | better kernel | unbounded | auto / twin | auto : kernel | auto : unbounded |",
-         "|---|---:|---:|---:|---:|---:|---:|"]
-    for w, c in d.points():
-        b = better_kernel(d, w, c)
-        if b is None:
-            continue
-        goal_u = KEPT_GOAL if w in KEPT_WINS and c >= 1000 else 1.0
-        L.append(f"| {w} | {c:,} | {thr(d, b, w, c)} ({SHORT.get(b, b)}) | {thr(d, UNBOUNDED, w, c)} | "
-                 f"{thr(d, AA[0], w, c)} / {thr(d, AA[1], w, c)} | "
-                 f"{marked(d, DEFAULT_VIRTUAL, b, w, c, 1.0)} | "
-                 f"{marked(d, DEFAULT_VIRTUAL, UNBOUNDED, w, c, goal_u)} |")
-    return L
-
-
-def overload_line(over):
-    by = index(over)
-    parts = []
-    for w in dict.fromkeys(w for _, w, _ in by):
-        pairs = []
-        for fr in overload_rows.FRACTIONS:
-            a, k = by.get((DEFAULT_VIRTUAL, w, fr)), by.get((REFERENCE, w, fr))
-            if a and k:
-                pairs.append(" / ".join("failed" if r.get("failed") else f"{num(r['ok_per_s']) or 0:,.0f}"
-                                        for r in (a, k)))
-        if pairs:
-            parts.append(f"{w} " + " and ".join(pairs))
-    if not parts:
-        return []
-    return ["Overload, answers in time per second (`auto` / kernel-200, median rounds) at "
-            + " and ".join(f"{round(fr * 100)} %" for fr in overload_rows.FRACTIONS)
-            + f" of kernel-200's capacity: {'; '.join(parts)}."]
-
-
 def threads_line(d):
     """The most live OS threads any virtual configuration had at a closed point, against the kernel pools'."""
     def most(configs):
@@ -85,27 +45,38 @@ def threads_line(d):
     return [f"Live OS threads under load: {v:,.0f} at most in virtual mode, {k:,.0f} in kernel mode."] if v else []
 
 
+def short_table(d, over):
+    """One row per workload: `auto` : the better kernel pool and : unbounded at README_CONCURRENCY (marked as in
+    closed_table), and `auto` : kernel-200's answers in time at README_OVERLOAD (median of the paired rounds)."""
+    cs = " / ".join(f"{c:,}" for c in README_CONCURRENCY)
+    L = [f"| workload | `auto` : kernel pool, C = {cs} | `auto` : unbounded, C = {cs} | "
+         f"overload {round(README_OVERLOAD * 100)} %: `auto` : kernel-200 |", "|---|---:|---:|---:|"]
+    for w in dict.fromkeys(w for w, _ in d.points()):
+        kernel = " / ".join(marked(d, DEFAULT_VIRTUAL, better_kernel(d, w, c), w, c, 1.0)
+                            if better_kernel(d, w, c) else "–" for c in README_CONCURRENCY)
+        unbounded = " / ".join(marked(d, DEFAULT_VIRTUAL, UNBOUNDED, w, c,
+                                      KEPT_GOAL if w in KEPT_WINS and c >= 1000 else 1.0) for c in README_CONCURRENCY)
+        pair = median_pair(over, DEFAULT_VIRTUAL, REFERENCE, w, README_OVERLOAD, "ok_per_s") if over else None
+        L.append(f"| {w} | {kernel} | {unbounded} | {fmt_ratio(pair[0]) if pair else '–'} |")
+    return L
+
+
 def summary(out, root):
-    """The Markdown between the markers for the run in out; links relative to root (the repository)."""
+    """The Markdown between the markers for the run in out (root: the repository, kept for callers)."""
     d = Data(read_csv(os.path.join(out, "results.csv")))
     if not applies(d):
         raise BenchError(f"{out}: the run did not measure {AA[0]} with its twin {AA[1]}; no targets to show")
     with open(os.path.join(out, "meta.json")) as f:
         meta = json.load(f)
-    rel = os.path.relpath(os.path.abspath(out), os.path.abspath(root))
-    name = os.path.basename(os.path.normpath(out))
-    missed, undecided, met, _ = judged_targets(out, d)
     over = overload_rows.read_csv(os.path.join(out, "overload.csv"))
     m = meta.get("machine", {})
-    L = [f"Run of record: [{name}]({rel}/README.md), {str(m.get('date', '?'))[:10]}, {m.get('nproc', '?')} CPUs "
-         f"shared with the load generator, {sittings(meta)}, default settings: the default (`auto`) against the "
-         f"better kernel pool and unbounded; its A/A twin sets the spread (`?` within it, **bold** beyond it). "
-         f"**{len(missed)} missed**, {len(undecided)} undecided, {len(met)} met "
-         f"([every target, losses first]({rel}/results.md)).", ""]
-    L += ["Answers/s (steady, median round), `auto` : the better pool and : unbounded (median of the rounds' ratios):",
-          ""] + closed_table(d)
-    L += ["", f"{WHOLE_RUN_MARK} no steady window; the whole-run rate."]
-    for line in overload_line(over) + threads_line(d):
+    L = [f"Measured {str(m.get('date', '?'))[:10]} on {m.get('nproc', '?')} CPUs shared with the load generator, "
+         "default settings. Answers per second of `auto` (the default) against the better kernel pool (200 or 1,000 "
+         "threads) and against `unbounded`, closed model (`?` within the spread of two identical instances, **bold** "
+         f"behind beyond it); answers in time at an arrival rate of {round(README_OVERLOAD * 100)} % of kernel-200's "
+         "capacity:", ""]
+    L += short_table(d, over)
+    for line in threads_line(d):
         L += ["", line]
     return "\n".join(L) + "\n"
 

@@ -6,12 +6,12 @@ import java.util.function.Consumer;
 /**
  * One running request's place under the {@link AdmissionGate}'s cap, taken already: given back exactly once, however
  * many of the paths that end a request try (its completion, a start that failed, an admission callback that threw),
- * so that the cap neither leaks a place nor hands one out twice.
+ * so that the cap neither leaks a place nor hands one out twice. It is its own given-back flag (an AtomicBoolean), so
+ * that every request allocates one object for it, not two.
  */
-final class Slot {
+final class Slot extends AtomicBoolean {
 
     private final AdmissionGate gate;
-    private final AtomicBoolean givenBack = new AtomicBoolean();
 
     /** @param gate the gate whose running count this slot is part of, counted already */
     Slot(AdmissionGate gate) {
@@ -30,7 +30,7 @@ final class Slot {
      * not recurse); true only for the first claim, after which {@link #giveBack()} does nothing.
      */
     boolean claim() {
-        return givenBack.compareAndSet(false, true);
+        return compareAndSet(false, true);
     }
 
     /**

@@ -19,16 +19,17 @@ package io.github.slingvt.http.api;
  * @param adaptive whether the cap is adaptive ({@code maxConcurrentRequests=auto}); since 1.1
  * @param concurrencyLimit the cap in force now: the fixed cap, the adaptive limit's current value, or 0 when
  *        unbounded; since 1.1
- * @param abandoned requests dropped while they waited for admission because their client closed the connection;
- *        since 1.2
- * @param clientPatienceMillis the age at which clients were seen to leave while their requests waited for
- *        admission, as the queue has learned it (past half of it the newest waiting requests go first); 0 while not
- *        known, and then the queue timeout stands in; since 1.4
+ * @param abandoned requests dropped while they waited for admission because Jetty failed them (an idle timeout, an
+ *        HTTP/2 stream reset, a failed connection: how Jetty tells that a client left); since 1.2
+ * @param clientPatienceMillis always 0 since 1.5: the queue no longer learns the clients' patience (it never reads
+ *        a waiting request's connection); since 1.4, deprecated since 1.5
+ * @param newestFirst whether the admission queue serves its newest waiting requests first now, as it does while it
+ *        is in overload (its oldest waited over the target a whole interval while it grew); since 1.5
  */
 public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads,
         long inFlight, long peakInFlight, int queued, long admitted, long rejected, long completed,
         long virtualThreadsStarted, long refusedConfigurations, String lastConfigurationError, boolean adaptive,
-        int concurrencyLimit, long abandoned, long clientPatienceMillis) {
+        int concurrencyLimit, long abandoned, @Deprecated long clientPatienceMillis, boolean newestFirst) {
 
     /** A snapshot of a fixed cap or none, as of version 1.0. */
     public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
@@ -56,6 +57,16 @@ public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests,
         this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
                 completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, adaptive,
                 concurrencyLimit, abandoned, 0);
+    }
+
+    /** A snapshot as of version 1.4, without the queue's order. */
+    public HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads, long inFlight,
+            long peakInFlight, int queued, long admitted, long rejected, long completed, long virtualThreadsStarted,
+            long refusedConfigurations, String lastConfigurationError, boolean adaptive, int concurrencyLimit,
+            long abandoned, long clientPatienceMillis) {
+        this(mode, maxConcurrentRequests, kernelMaxThreads, inFlight, peakInFlight, queued, admitted, rejected,
+                completed, virtualThreadsStarted, refusedConfigurations, lastConfigurationError, adaptive,
+                concurrencyLimit, abandoned, clientPatienceMillis, false);
     }
 
     /** Whether virtual mode caps the requests in flight, with a fixed or an adaptive cap. */

@@ -31,7 +31,10 @@ public interface RequestListener {
     default void rejected() {
     }
 
-    /** A request was dropped while it waited for admission because its client closed the connection. */
+    /**
+     * A request was dropped while it waited for admission because Jetty failed it (an idle timeout, an HTTP/2 stream
+     * reset, a failed connection).
+     */
     default void abandoned() {
     }
 }

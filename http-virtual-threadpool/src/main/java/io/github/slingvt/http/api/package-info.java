@@ -7,7 +7,7 @@
  * implementation stays in {@code .internal}.
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package io.github.slingvt.http.api;
 
 import org.osgi.annotation.bundle.Export;

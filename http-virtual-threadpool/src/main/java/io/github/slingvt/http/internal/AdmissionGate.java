@@ -11,51 +11,42 @@ import java.util.function.LongSupplier;
 
 /**
  * Admission control that runs before a request gets a thread: at most {@code maxRunning} admitted at once, at most
- * {@code maxQueued} waiting, each waiter answered as rejected after {@code timeoutMillis}. Limits can change at any
+ * {@code maxQueued} waiting, each waiter answered as refused after {@code timeoutMillis}. Limits can change at any
  * time; a lower limit is honoured as running requests finish. Callbacks run outside the lock.
  * <p>
- * The queue is served first in, first out, as a thread pool's is, while that answers every waiter within the
- * clients' patience. Two things a pool cannot do keep the goodput under sustained overload: a waiter whose client
- * closed its connection is dropped ({@link ClientWatch}; looked at by the {@link ClientSweep} once it has waited
- * {@link Waiter#WATCH_AFTER_MILLIS}, and once more when it is admitted),
- * and once the oldest waits outlast their clients the newest is served first (adaptive LIFO, Facebook's "Fail at
- * Scale"; when that is, {@link QueueOrder}). A full queue then refuses its oldest waiter rather than the newcomer.
+ * The queue is served first in, first out, as a thread pool's is, and newest first while it is in overload
+ * ({@link QueueDiscipline}); a full queue that serves the newest first refuses its oldest waiter rather than the
+ * newcomer. A waiting request is never read from or written to: its connection is Jetty's, so a client that
+ * half-closes its side or pipelines its next request is served as a pool serves it. A waiter that Jetty fails (idle
+ * timeout, HTTP/2 stream reset, a failed connection) leaves the queue unrun. The waits time out by one timer for the
+ * whole queue ({@link WaitTimeouts}).
  */
 final class AdmissionGate {
 
     private final ReentrantLock lock = new ReentrantLock();
     /** In arrival order; removal of any waiter and of both ends in constant time. Guarded by the lock. */
     private final LinkedHashSet<Waiter> waiting = new LinkedHashSet<>();
-    private final ScheduledExecutorService timeouts;
-    private final ClientSweep sweep;
-    /** The time of arrivals and departures for the queue's {@link #order}. */
+    /** The time of arrivals, admissions and timeouts, nanoseconds. */
     private final LongSupplier clock;
     /** Requests running and their cap: lock-free, so that entering and leaving take no lock while nobody waits. */
     private final RunningCap slots = new RunningCap();
+    private final QueueDiscipline discipline = new QueueDiscipline(); // guarded by the lock
+    private final WaitTimeouts timeouts;
     /** Whether {@link #waiting} is non-empty; written under the lock, read without it. */
     private volatile boolean anyWaiting;
     /** Who may move the cap through {@link #moveCap}: the adaptive limit in force, or nobody. Guarded by the lock. */
     private Object capOwner;
     private int maxQueued;
-    private long timeoutMillis = 1;
-    private final QueueOrder order = new QueueOrder(); // guarded by the lock
-    /** How long a request waits before its client is looked at, nanoseconds ({@link Waiter#admitUnlessGone}). */
-    private final long watchAfterNanos;
+    private long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(1);
 
-    AdmissionGate(ScheduledExecutorService timeouts) {
-        this(timeouts, System::nanoTime, Waiter.WATCH_AFTER_MILLIS, Waiter.WATCH_AFTER_MILLIS);
+    AdmissionGate(ScheduledExecutorService timer) {
+        this(timer, System::nanoTime);
     }
 
-    /**
-     * @param clock the time of arrivals and departures, in nanoseconds (a test's hand-moved clock)
-     * @param watchAfterMillis how long a waiter waits before its client is looked at; 0 looks at once
-     * @param sweepMillis how often the waiters' clients are looked at; 0 only by {@link #sweep()} (tests)
-     */
-    AdmissionGate(ScheduledExecutorService timeouts, LongSupplier clock, long watchAfterMillis, long sweepMillis) {
-        this.timeouts = timeouts;
+    /** @param clock the time of arrivals, admissions and timeouts, in nanoseconds (a test's hand-moved clock) */
+    AdmissionGate(ScheduledExecutorService timer, LongSupplier clock) {
         this.clock = clock;
-        this.watchAfterNanos = TimeUnit.MILLISECONDS.toNanos(watchAfterMillis);
-        this.sweep = new ClientSweep(timeouts, sweepMillis, watchAfterMillis, lock, waiting, () -> anyWaiting);
+        this.timeouts = new WaitTimeouts(timer, this::expire, () -> refuseAllUnless(false));
     }
 
     /** Unbounded when {@code maxRunning} is 0. */
@@ -69,17 +60,20 @@ final class AdmissionGate {
      */
     void setLimits(int maxRunning, int maxQueued, long timeoutMillis, Object capOwner) {
         List<Waiter> admitted;
+        boolean timed;
         lock.lock();
         try {
             this.capOwner = capOwner;
             slots.cap(maxRunning <= 0 ? Integer.MAX_VALUE : maxRunning);
             this.maxQueued = maxQueued;
-            this.timeoutMillis = timeoutMillis;
+            this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             admitted = admitWaitersLocked();
+            timed = scheduleTimeoutLocked();
         } finally {
             lock.unlock();
         }
-        Waiter.runAll(admitted, watchAfterNanos);
+        Waiter.runAll(admitted);
+        refuseAllUnless(timed);
     }
 
     /**
@@ -98,7 +92,7 @@ final class AdmissionGate {
         } finally {
             lock.unlock();
         }
-        Waiter.runAll(admitted, watchAfterNanos);
+        Waiter.runAll(admitted);
     }
 
     /** The cap now; {@link Integer#MAX_VALUE} when unbounded. */
@@ -115,14 +109,14 @@ final class AdmissionGate {
     }
 
     /**
-     * Ends in exactly one of the {@code outcomes}: admitted now or when a slot frees, rejected when the queue is full,
-     * the wait times out or a newer request takes its place in a full queue that serves the newest first, gone when
-     * the {@code watch} finds its client gone while it waits, failed when Jetty fails it while it waits.
+     * Ends in exactly one of the {@code outcomes}: admitted now or when a slot frees; refused when the queue is full,
+     * the wait times out or a newer request takes its place in a full queue that serves the newest first; failed when
+     * Jetty fails it while it waits.
      *
      * @param failures registers a listener of Jetty's failures of the request ({@code Request::addFailureListener});
      *                 called only if the request waits, and the listener does nothing once it stopped waiting
      */
-    void enter(Outcomes outcomes, ClientWatch watch, Consumer<Consumer<Throwable>> failures) {
+    void enter(Outcomes outcomes, Consumer<Consumer<Throwable>> failures) {
         if (tryEnter()) {
             Slot.handOver(new Slot(this), outcomes.admit());
             return;
@@ -130,21 +124,22 @@ final class AdmissionGate {
         Waiter waiter = null;
         Waiter displaced = null;
         List<Waiter> admitted = List.of();
-        long timeout;
+        boolean timed = true;
         lock.lock();
         try {
-            timeout = timeoutMillis;
-            if (waiting.size() >= maxQueued && maxQueued > 0 && newestFirstLocked()) {
+            long now = clock.getAsLong();
+            if (waiting.size() >= maxQueued && maxQueued > 0 && discipline.newestFirst(now)) {
                 // Full while the newest are served first: the oldest would be served last, after its client's
                 // patience, so it makes room and is answered now (503) instead of the newcomer, which has the best
                 // chance of an answer in time.
                 displaced = waiting.removeFirst();
             }
             if (waiting.size() < maxQueued) {
-                order.arrived(clock.getAsLong(), waiting.size());
-                waiter = new Waiter(this, outcomes, watch);
+                discipline.arrived(now, waiting.isEmpty());
+                waiter = new Waiter(this, outcomes, now);
                 waiting.add(waiter);
                 anyWaiting = true;
+                timed = scheduleTimeoutLocked();
                 // A slot freed (or an exit() that read anyWaiting before it was set admitted nobody): admit now.
                 admitted = admitWaitersLocked();
             }
@@ -160,22 +155,14 @@ final class AdmissionGate {
         }
         if (!admitted.contains(waiter)) {
             failures.accept(waiter::failed);
-            waiter.startWaiting(timeouts, timeout);
-            if (waiter.watched()) {
-                sweep.waiting();
-            }
         }
-        Waiter.runAll(admitted, watchAfterNanos);
+        Waiter.runAll(admitted);
+        refuseAllUnless(timed);
     }
 
-    /** As {@link #enter(Outcomes, ClientWatch, Consumer)}, for a request that Jetty does not fail while it waits. */
-    void enter(Runnable onAdmit, Runnable onReject, ClientWatch watch, Runnable onGone) {
-        enter(Outcomes.of(onAdmit, onReject, onGone), watch, Outcomes.NO_FAILURES);
-    }
-
-    /** As {@link #enter(Outcomes, ClientWatch, Consumer)} for a request whose client is not watched. */
+    /** As {@link #enter(Outcomes, Consumer)} for a request that Jetty does not fail while it waits (tests). */
     void enter(Runnable onAdmit, Runnable onReject) {
-        enter(onAdmit, onReject, ClientWatch.NONE, () -> { });
+        enter(Outcomes.of(onAdmit, onReject, () -> { }), Outcomes.NO_FAILURES);
     }
 
     /**
@@ -188,7 +175,7 @@ final class AdmissionGate {
 
     /** Called once for every admitted or tracked request when it is finished (through its {@link Slot}). */
     void exit() {
-        Waiter.runAll(gaveBack(), watchAfterNanos);
+        Waiter.runAll(gaveBack());
     }
 
     /** Gives a slot back; answers the waiters it admits, for the caller to run. */
@@ -218,79 +205,103 @@ final class AdmissionGate {
         }
     }
 
-    /**
-     * The clients' patience, milliseconds: when {@code known}, the one the queue goes by (newest first past half of
-     * it), 0 while not known and the queue timeout stands in; otherwise as learned so far, 0 before any departure.
-     */
-    long patienceMillis(boolean known) {
+    /** Whether the queue serves the newest first, as last judged ({@link QueueDiscipline}); a read changes nothing. */
+    boolean newestFirst() {
         lock.lock();
         try {
-            return TimeUnit.NANOSECONDS.toMillis(Math.round(known ? order.patienceNanos() : order.patienceSeenNanos()));
+            return discipline.judged();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Removes a waiter that timed out or that Jetty failed; true if it was still waiting. */
+    /** Removes a waiter that Jetty failed; true if it was still waiting. */
     boolean withdrawn(Waiter waiter) {
-        return remove(waiter, -1);
-    }
-
-    /** Removes a waiter whose client left, a departure for the clients' patience; true if it was waiting. */
-    boolean gone(Waiter waiter, long ageNanos) {
-        return remove(waiter, ageNanos);
-    }
-
-    /** @param departedAtNanos the age at which its client left, or negative where it did not */
-    private boolean remove(Waiter waiter, long departedAtNanos) {
         lock.lock();
         try {
             boolean removed = waiting.remove(waiter);
-            anyWaiting = !waiting.isEmpty();
-            if (removed && departedAtNanos >= 0) {
-                order.departed(departedAtNanos, clock.getAsLong());
-            }
+            leftLocked();
             return removed;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Looks at the clients of the waiters that waited the watch delay, once, now (tests). */
-    void sweep() {
-        sweep.sweep();
-    }
-
     /**
-     * An admitted waiter's client left at this age before it ran ({@link Waiter#runAll}): its slot goes on, to the
-     * newest waiter ({@link QueueOrder#goneAtAdmission}).
+     * The timer's run ({@link WaitTimeouts}): refuses the waiters that waited the queue timeout. They are the oldest,
+     * at the head of the queue: every waiter has the same timeout, so arrival order is expiry order.
+     *
+     * @return nanoseconds until the next waiter's timeout, or negative when nobody waits
      */
-    List<Waiter> leftBeforeRun(long departedAtNanos) {
+    private long expire() {
+        List<Waiter> expired = new ArrayList<>();
+        long next;
         lock.lock();
         try {
-            order.goneAtAdmission(departedAtNanos, clock.getAsLong());
-            slots.giveBack();
-            return admitWaitersLocked();
+            long now = clock.getAsLong();
+            while (!waiting.isEmpty() && now - waiting.getFirst().since() >= timeoutNanos) {
+                expired.add(waiting.removeFirst());
+            }
+            leftLocked();
+            next = waiting.isEmpty() ? -1 : waiting.getFirst().since() + timeoutNanos - now;
         } finally {
             lock.unlock();
         }
+        expired.forEach(Waiter::refuse);
+        return next;
+    }
+
+    /**
+     * Refuses every waiter at once unless their timeouts are {@code timed}: the timer is shut down with the component,
+     * nothing would ever time these waits out, so they end now, as timed-out ones do, rather than wait for a slot that
+     * may never free.
+     */
+    private void refuseAllUnless(boolean timed) {
+        if (timed) {
+            return;
+        }
+        List<Waiter> all;
+        lock.lock();
+        try {
+            all = new ArrayList<>(waiting);
+            waiting.clear();
+            leftLocked();
+        } finally {
+            lock.unlock();
+        }
+        all.forEach(Waiter::refuse);
+    }
+
+    /** After a waiter left unrun: the queue may have run empty. */
+    private void leftLocked() {
+        anyWaiting = !waiting.isEmpty();
+        if (!anyWaiting) {
+            discipline.emptied(clock.getAsLong());
+        }
+    }
+
+    /** Has the timer run when the oldest waiter's time is up; false when the timer is shut down. */
+    private boolean scheduleTimeoutLocked() {
+        return waiting.isEmpty() || timeouts.due(waiting.getFirst().since() + timeoutNanos - clock.getAsLong());
     }
 
     /** Takes waiters off the queue into free slots, each taken as the fast path takes one ({@link RunningCap}). */
     private List<Waiter> admitWaitersLocked() {
+        if (waiting.isEmpty() || !slots.free()) {
+            anyWaiting = !waiting.isEmpty();
+            return List.of();
+        }
         List<Waiter> admitted = new ArrayList<>();
-        if (!waiting.isEmpty() && slots.free()) {
-            boolean newestFirst = newestFirstLocked();
-            while (!waiting.isEmpty() && slots.take()) {
-                admitted.add(newestFirst ? waiting.removeLast() : waiting.removeFirst());
-            }
+        long now = clock.getAsLong();
+        boolean newestFirst = discipline.newestFirst(now);
+        while (!waiting.isEmpty() && slots.take()) {
+            discipline.admitted(now, now - waiting.getFirst().since());
+            admitted.add(newestFirst ? waiting.removeLast() : waiting.removeFirst());
         }
         anyWaiting = !waiting.isEmpty();
+        if (!anyWaiting) {
+            discipline.emptied(now);
+        }
         return admitted;
-    }
-
-    /** Adaptive LIFO ({@link QueueOrder}). */
-    private boolean newestFirstLocked() {
-        return order.newestFirst(System.nanoTime() - waiting.getFirst().since(), timeoutMillis, clock);
     }
 }

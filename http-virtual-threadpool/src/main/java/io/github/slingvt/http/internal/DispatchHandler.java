@@ -75,8 +75,8 @@ final class DispatchHandler extends Handler.Wrapper {
                     slot -> onPool(() -> handleHere(next, request, response, callback, arrived, slot), response, slot,
                             callback),
                     () -> reject(request, response, callback, settings.retryAfterSeconds()),
-                    () -> abandon(callback), failure -> failedWhileWaiting(callback, failure)),
-                    ConnectionWatch.of(request), request::addFailureListener);
+                    failure -> failedWhileWaiting(callback, failure)),
+                    request::addFailureListener);
             return true;
         }
         request.setAttribute(ADMITTED_MODE_ATTRIBUTE, ThreadingMode.VIRTUAL.label());
@@ -89,8 +89,8 @@ final class DispatchHandler extends Handler.Wrapper {
         gate.enter(new Outcomes(
                 slot -> startVirtual(next, request, response, callback, arrived, slot),
                 () -> reject(request, response, callback, settings.retryAfterSeconds()),
-                () -> abandon(callback), failure -> failedWhileWaiting(callback, failure)),
-                ConnectionWatch.of(request), request::addFailureListener);
+                failure -> failedWhileWaiting(callback, failure)),
+                request::addFailureListener);
         return true;
     }
 
@@ -122,18 +122,8 @@ final class DispatchHandler extends Handler.Wrapper {
     }
 
     /**
-     * The client closed its connection while its request waited for admission: nothing to answer. Ended as aborted,
-     * so that Jetty closes the connection without writing an error page (a 500) that nobody asked for.
-     */
-    private void abandon(Callback callback) {
-        state.counters().abandoned();
-        callback.failed(new Request.Handler.AbortException(
-                "client closed the connection while its request waited for admission"));
-    }
-
-    /**
      * Jetty failed the request while it waited for admission (an idle timeout, an HTTP/2 stream reset, a failed
-     * connection): it left the queue unrun, and its callback, which Jetty leaves to the handler once the handler has
+     * connection: how Jetty tells that a client left): it left the queue unrun, counted as abandoned, and its callback, which Jetty leaves to the handler once the handler has
      * it, is completed here, as aborted: the failure is not the server's, and an error page would answer a 500.
      */
     private void failedWhileWaiting(Callback callback, Throwable failure) {

@@ -101,10 +101,10 @@ final class RequestCounters {
     }
 
     HttpThreadsSnapshot snapshot(ThreadingSettings settings, int concurrencyLimit, int queued,
-            long clientPatienceMillis, long refusedConfigurations, String lastConfigurationError) {
+            boolean newestFirst, long refusedConfigurations, String lastConfigurationError) {
         return new HttpThreadsSnapshot(settings.mode(), settings.maxConcurrentRequests(), settings.kernelMaxThreads(),
                 inFlight.get(), peakInFlight.get(), queued, admitted.sum(), rejected.sum(), completed.sum(),
                 virtualDispatched.sum(), refusedConfigurations, lastConfigurationError, settings.adaptive(),
-                concurrencyLimit, abandoned.sum(), clientPatienceMillis);
+                concurrencyLimit, abandoned.sum(), 0, newestFirst);
     }
 }

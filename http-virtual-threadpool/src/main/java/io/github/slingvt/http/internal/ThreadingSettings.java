@@ -31,7 +31,7 @@ public record ThreadingSettings(
     /** How long clients wait for an answer by default: a load balancer's usual timeout. */
     static final long DEFAULT_CLIENT_TIMEOUT_MILLIS = 60_000;
     static final int DEFAULT_ADAPTIVE_MIN = 20;
-    static final int DEFAULT_ADAPTIVE_MAX = 10_000;
+    static final int DEFAULT_ADAPTIVE_MAX = 1_000_000;
     /** {@code connectionHeaderCache} value that keeps the size Felix configured (Jetty's default, 1,024). */
     public static final int FELIX_HEADER_CACHE = -1;
     /** No header cache per connection: it costs heap per waiting connection and buys nothing measurable (0029). */

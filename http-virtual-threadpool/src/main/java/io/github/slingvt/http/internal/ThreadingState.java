@@ -122,7 +122,7 @@ final class ThreadingState {
     HttpThreadsSnapshot snapshot() {
         ThreadingSettings now = settings;
         int cap = gate.maxRunning();
-        return counters.snapshot(now, cap == Integer.MAX_VALUE ? 0 : cap, gate.queued(), gate.patienceMillis(true),
+        return counters.snapshot(now, cap == Integer.MAX_VALUE ? 0 : cap, gate.queued(), gate.newestFirst(),
                 refusedConfigurations.get(), lastConfigurationError);
     }
 }

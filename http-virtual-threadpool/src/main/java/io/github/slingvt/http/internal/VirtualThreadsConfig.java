@@ -26,15 +26,14 @@ public @interface VirtualThreadsConfig {
 
     @AttributeDefinition(
             name = "Max concurrent requests",
-            description = "Virtual mode only. auto (the default): admission by the carrier threads, starting at 200: "
-                    + "when runnable virtual threads wait for a carrier while the CPU is busy too, the limit steps down "
-                    + "to 0.9 x the running requests, never below the requests that wait off the carriers plus a "
-                    + "runnable margin (two per carrier and three per square root of those waits); while requests wait "
-                    + "for admission and the carriers have room, it doubles, and while they have some room (CPU below "
-                    + "95 %) it rises by a ninth; always between the adaptive min and max limits. The rest wait, first "
-                    + "in first out, up to the client timeout; a waiting request whose client closed the connection is "
-                    + "dropped, and while the queue grows or its oldest has waited half of the clients' patience the "
-                    + "newest go first. unbounded (or 0): every request gets its "
+            description = "Virtual mode only. auto (the default): admission by the carrier threads, starting at 200 "
+                    + "and judged every half second: when more runnable virtual threads than carriers waited for a "
+                    + "carrier the whole time, that backlog beyond one per carrier is cut from the limit (requests "
+                    + "that wait off the carriers are never cut); when a carrier had room while requests wait for "
+                    + "admission, the limit doubles; always between the adaptive min and max limits (on JDK 21 to 23 "
+                    + "this process's CPU time stands in for the carriers). The rest wait, first in first out, up to the "
+                    + "client timeout; while the queue is in overload (its oldest waited over 100 ms the whole half "
+                    + "second while it grew) the newest go first. unbounded (or 0): every request gets its "
                     + "virtual thread at once, also when the carriers are saturated. A number from 1 to 1000000: a "
                     + "request is admitted before its virtual thread is created, so running requests and live request "
                     + "threads never exceed this number; others wait in a bounded queue (queue timeout). With Oak on a "
@@ -45,13 +44,14 @@ public @interface VirtualThreadsConfig {
     @AttributeDefinition(
             name = "Adaptive min limit",
             description = "maxConcurrentRequests=auto: the cap never falls below this. On JDK 21 to 23, where the "
-                    + "machine's CPU load stands in for the carriers, it never falls below 200 either. 1 to 1000000.")
+                    + "process's CPU time stands in for the carriers, it never falls below 200 either. 1 to 1000000.")
     int adaptiveMinLimit() default 20;
 
     @AttributeDefinition(
             name = "Adaptive max limit",
-            description = "maxConcurrentRequests=auto: the cap never rises above this. From the min limit to 1000000.")
-    int adaptiveMaxLimit() default 10000;
+            description = "maxConcurrentRequests=auto: the cap never rises above this (by default it has no ceiling "
+                    + "of its own: requests that wait off the carriers cost none). From the min limit to 1000000.")
+    int adaptiveMaxLimit() default 1000000;
 
     @AttributeDefinition(
             name = "Client timeout (s)",

@@ -20,9 +20,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real {@link AdmissionGate} under many threads at once that enter, leave, time out, disconnect, are failed by
- * Jetty, throw in their admission and move the cap: never more than the cap running, and every slot and every
- * request accounted for at the end.
+ * The real {@link AdmissionGate} under many threads at once that enter, leave, time out, are failed by Jetty while
+ * they wait (at once, or later from another thread, racing their admission and their timeout), throw in their
+ * admission and move the cap: never more than the cap running, every request answered exactly once, and every slot
+ * given back at the end.
  */
 class AdmissionGateStressTest {
 
@@ -40,8 +41,7 @@ class AdmissionGateStressTest {
     private static final long DEADLINE_SECONDS = 60;
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    /** Watches looked at whenever the test sweeps; no waiter waits a delay before it is looked at. */
-    private final AdmissionGate gate = new AdmissionGate(timer, System::nanoTime, 0, 0);
+    private final AdmissionGate gate = new AdmissionGate(timer);
     private final ExecutorService work = Executors.newVirtualThreadPerTaskExecutor();
 
     private final LongAdder arrived = new LongAdder();
@@ -49,6 +49,8 @@ class AdmissionGateStressTest {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder abandoned = new LongAdder();
     private final LongAdder completed = new LongAdder();
+    /** Outcomes beyond the first of one request: none may happen. */
+    private final LongAdder answeredTwice = new LongAdder();
     private final AtomicInteger inWork = new AtomicInteger();
     private final AtomicInteger peakInWork = new AtomicInteger();
     private final AtomicInteger peakRunning = new AtomicInteger();
@@ -66,18 +68,11 @@ class AdmissionGateStressTest {
         AtomicBoolean stop = new AtomicBoolean();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_SECONDS);
         List<Future<?>> drivers = new ArrayList<>();
-        try (ExecutorService threads = Executors.newFixedThreadPool(THREADS + 2)) {
+        try (ExecutorService threads = Executors.newFixedThreadPool(THREADS + 1)) {
             for (int t = 0; t < THREADS; t++) {
                 drivers.add(threads.submit(() -> drive(deadline)));
             }
-            // Disconnected clients are found by sweeps; the cap moves all the while, by reconfiguration and by
-            // the adaptive limit's hand.
-            threads.submit(() -> {
-                while (!stop.get()) {
-                    gate.sweep();
-                    Thread.onSpinWait();
-                }
-            });
+            // The cap moves all the while, by reconfiguration and by the adaptive limit's hand.
             threads.submit(() -> {
                 while (!stop.get()) {
                     ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -93,10 +88,10 @@ class AdmissionGateStressTest {
                 for (Future<?> driver : drivers) {
                     driver.get(DEADLINE_SECONDS + 10, TimeUnit.SECONDS);
                 }
-                // Every wait ends by its timeout at the latest; the sweep still finds the clients that left.
+                // Every wait ends by its timeout at the latest.
                 awaitQuiet(deadline);
             } finally {
-                // Also when an assertion failed: the pool's close waits for the sweeper and the cap's mover.
+                // Also when an assertion failed: the pool's close waits for the cap's mover.
                 stop.set(true);
             }
         }
@@ -108,6 +103,7 @@ class AdmissionGateStressTest {
         assertThat(arrived.sum()).as("every request answered once")
                 .isEqualTo(THREADS * (long) OPERATIONS_PER_THREAD)
                 .isEqualTo(admitted.sum() + rejected.sum() + abandoned.sum());
+        assertThat(answeredTwice.sum()).as("requests answered more than once").isZero();
         assertThat(completed.sum()).as("every admitted request ended").isEqualTo(admitted.sum());
         assertThat(List.of(admitted.sum(), rejected.sum(), abandoned.sum())).as("each outcome happened")
                 .allMatch(n -> n > 0);
@@ -133,8 +129,7 @@ class AdmissionGateStressTest {
                             peakRunning.accumulateAndGet(gate.running(), Math::max);
                             completed.increment();
                             slot.giveBack();
-                        }, rejected::increment, abandoned::increment, failure -> abandoned.increment()),
-                                ClientWatch.NONE, Outcomes.NO_FAILURES);
+                        }, rejected::increment, failure -> abandoned.increment()), Outcomes.NO_FAILURES);
                     }
                 }));
             }
@@ -155,30 +150,51 @@ class AdmissionGateStressTest {
         for (int i = 0; i < OPERATIONS_PER_THREAD && System.nanoTime() < deadline; i++) {
             arrived.increment();
             int draw = random.nextInt(100);
-            // 2 % throw in their admission (each one logged), 10 % disconnect, 10 % are failed by Jetty.
+            // 2 % throw in their admission (each one logged); 10 % are failed by Jetty as soon as they wait (a
+            // connection already failed), 10 % some time later from another thread (an idle timeout, a reset).
             boolean throwing = draw < 2;
-            boolean disconnecting = draw >= 2 && draw < 12;
-            boolean failedByJetty = draw >= 12 && draw < 22;
+            boolean failedAtOnce = draw >= 2 && draw < 12;
+            boolean failedLater = draw >= 12 && draw < 22;
             AtomicReference<Consumer<Throwable>> jetty = new AtomicReference<>();
-            HandWatch watch = new HandWatch();
+            AtomicBoolean answered = new AtomicBoolean();
             Consumer<Slot> admit = throwing ? this::admitAndThrow : this::admitAndRun;
             try {
-                gate.enter(new Outcomes(admit, rejected::increment, abandoned::increment,
-                        failure -> abandoned.increment()), disconnecting ? watch : ClientWatch.NONE, jetty::set);
+                gate.enter(new Outcomes(slot -> {
+                    once(answered);
+                    admit.accept(slot);
+                }, () -> {
+                    once(answered);
+                    rejected.increment();
+                }, failure -> {
+                    once(answered);
+                    abandoned.increment();
+                }), jetty::set);
             } catch (IllegalStateException expected) {
                 // Thrown by an admission at once, on this thread: its slot is the gate's to give back.
             }
-            if (disconnecting) {
-                // The client leaves while its request waits, or runs, or after.
-                watch.closed = true;
-            } else if (failedByJetty && jetty.get() != null) {
-                // Jetty fails the request (an idle timeout, a reset) some time after it started waiting.
-                sleepMicros(random.nextInt(50));
-                jetty.get().accept(new java.util.concurrent.TimeoutException("Idle timeout"));
+            Consumer<Throwable> listener = jetty.get();
+            if (listener != null && failedAtOnce) {
+                listener.accept(new java.io.EOFException("connection failed"));
+                // Jetty may report more than one failure: the request still has one outcome.
+                listener.accept(new java.io.EOFException("connection failed, again"));
+            } else if (listener != null && failedLater) {
+                // Within one and a half queue timeouts: before, at and after its admission or its timeout.
+                long micros = random.nextLong(QUEUE_TIMEOUT_MILLIS * 1_500);
+                work.execute(() -> {
+                    sleepMicros(micros);
+                    listener.accept(new java.util.concurrent.TimeoutException("Idle timeout"));
+                });
             }
             if (random.nextInt(8) == 0) {
                 sleepMicros(random.nextInt(100));
             }
+        }
+    }
+
+    /** Books a request's outcome: a second one is counted as a failure of the test. */
+    private void once(AtomicBoolean answered) {
+        if (!answered.compareAndSet(false, true)) {
+            answeredTwice.increment();
         }
     }
 
@@ -223,22 +239,6 @@ class AdmissionGateStressTest {
             TimeUnit.MICROSECONDS.sleep(micros);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A client that the test disconnects by hand. */
-    private static final class HandWatch implements ClientWatch {
-        volatile boolean closed;
-        private volatile boolean released;
-
-        @Override
-        public boolean gone() {
-            return closed && !released;
-        }
-
-        @Override
-        public void release() {
-            released = true;
         }
     }
 }

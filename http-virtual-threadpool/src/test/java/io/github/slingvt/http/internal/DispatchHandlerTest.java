@@ -84,6 +84,8 @@ class DispatchHandlerTest {
         assertThat(s.admitted()).isEqualTo(2);
         assertThat(s.inFlight()).isZero();
         assertThat(s.virtualThreadsStarted()).isEqualTo(2);
+        assertThat(s.queued()).isZero();
+        assertThat(s.newestFirst()).as("no queue, no overload: first in, first out").isFalse();
     }
 
     @Test

@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
 class SlotGiveBackTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    /** Looks at every waiter's client at once, and only when a test sweeps by hand. */
-    private final AdmissionGate gate = new AdmissionGate(timer, System::nanoTime, 0, 0);
+    private final AdmissionGate gate = new AdmissionGate(timer);
     private final List<String> events = new CopyOnWriteArrayList<>();
     /** The slot of each admitted request, by name. */
     private final Map<String, Slot> slots = new ConcurrentHashMap<>();
@@ -34,27 +33,27 @@ class SlotGiveBackTest {
     }
 
     private Outcomes outcomes(String name, Consumer<Slot> admit) {
-        return new Outcomes(admit, () -> events.add("reject " + name), () -> events.add("gone " + name),
-                failure -> events.add("failed " + name));
+        return new Outcomes(admit, () -> events.add("reject " + name), failure -> events.add("failed " + name));
     }
 
     /** Enters a request that keeps its slot until the test gives it back. */
     private void enter(String name) {
-        enter(name, ClientWatch.NONE, Outcomes.NO_FAILURES);
+        enter(name, Outcomes.NO_FAILURES);
     }
 
-    private void enter(String name, ClientWatch watch, Consumer<Consumer<Throwable>> failures) {
+    /** As {@link #enter(String)}, registering Jetty's failure listener with {@code failures} if it waits. */
+    private void enter(String name, Consumer<Consumer<Throwable>> failures) {
         gate.enter(outcomes(name, slot -> {
             events.add("admit " + name);
             slots.put(name, slot);
-        }), watch, failures);
+        }), failures);
     }
 
     private void enterThrowing(String name) {
         gate.enter(outcomes(name, slot -> {
             events.add("admit " + name);
             throw new IllegalStateException(name + " cannot start");
-        }), ClientWatch.NONE, Outcomes.NO_FAILURES);
+        }), Outcomes.NO_FAILURES);
     }
 
     @Test
@@ -102,7 +101,7 @@ class SlotGiveBackTest {
             events.add("admit b");
             slot.giveBack();
             throw new IllegalStateException("b fails after giving its slot back");
-        }), ClientWatch.NONE, Outcomes.NO_FAILURES);
+        }), Outcomes.NO_FAILURES);
         enter("c");
         enter("d");
         slots.get("a").giveBack();
@@ -112,29 +111,28 @@ class SlotGiveBackTest {
     }
 
     @Test
-    void aClientGoneWhileWaitingTakesNoSlot() {
+    void aWaiterFailedByJettyIsPassedOverAndTheFreedSlotGoesToTheNext() {
         gate.setLimits(1, 10, 60_000);
         enter("a");
-        AtomicReference<Boolean> closed = new AtomicReference<>(false);
-        enter("b", watch(closed::get), Outcomes.NO_FAILURES);
-        closed.set(true);
-        gate.sweep();
-        assertThat(events).containsExactly("admit a", "gone b");
-        assertThat(gate.queued()).isZero();
+        AtomicReference<Consumer<Throwable>> jetty = new AtomicReference<>();
+        enter("b", jetty::set);
+        enter("c");
+        jetty.get().accept(new TimeoutException("Idle timeout"));
         slots.get("a").giveBack();
+        assertThat(events).containsExactly("admit a", "failed b", "admit c");
+        assertThat(gate.running()).as("c's slot only").isEqualTo(1);
+        slots.get("c").giveBack();
         assertThat(gate.running()).isZero();
     }
 
     @Test
-    void aClientFoundGoneAsItIsAdmittedPassesItsSlotOn() {
+    void aRequestAdmittedAtOnceRegistersNoFailureListener() {
         gate.setLimits(1, 10, 60_000);
-        enter("a");
-        enter("b", watch(() -> true), Outcomes.NO_FAILURES);
-        enter("c");
+        AtomicReference<Consumer<Throwable>> jetty = new AtomicReference<>();
+        enter("a", jetty::set);
+        assertThat(jetty.get()).as("it never waited: its failures are the running request's own").isNull();
+        assertThat(events).containsExactly("admit a");
         slots.get("a").giveBack();
-        assertThat(events).containsExactly("admit a", "gone b", "admit c");
-        assertThat(gate.running()).isEqualTo(1);
-        slots.get("c").giveBack();
         assertThat(gate.running()).isZero();
     }
 
@@ -167,7 +165,7 @@ class SlotGiveBackTest {
         gate.setLimits(1, 10, 60_000);
         enter("a");
         AtomicReference<Consumer<Throwable>> jetty = new AtomicReference<>();
-        enter("b", ClientWatch.NONE, jetty::set);
+        enter("b", jetty::set);
         assertThat(jetty.get()).as("a listener while b waits").isNotNull();
         jetty.get().accept(new TimeoutException("Idle timeout"));
         jetty.get().accept(new TimeoutException("Idle timeout, again"));
@@ -182,7 +180,7 @@ class SlotGiveBackTest {
         gate.setLimits(1, 10, 60_000);
         enter("a");
         AtomicReference<Consumer<Throwable>> jetty = new AtomicReference<>();
-        enter("b", ClientWatch.NONE, jetty::set);
+        enter("b", jetty::set);
         slots.get("a").giveBack();
         jetty.get().accept(new TimeoutException("Idle timeout"));
         assertThat(events).as("b runs, and ends its own way").containsExactly("admit a", "admit b");
@@ -217,22 +215,6 @@ class SlotGiveBackTest {
         gate.setLimits(0, 10, 60_000);
         slots.get("c").giveBack();
         assertThat(gate.running()).as("a switch to unbounded keeps the count").isZero();
-    }
-
-    private static ClientWatch watch(BooleanSupplier gone) {
-        return new ClientWatch() {
-            private volatile boolean released;
-
-            @Override
-            public boolean gone() {
-                return !released && gone.getAsBoolean();
-            }
-
-            @Override
-            public void release() {
-                released = true;
-            }
-        };
     }
 
     private static void await(BooleanSupplier condition) throws InterruptedException {

@@ -20,9 +20,9 @@ public final class AdaptiveAdmission {
     /** Where the limit starts: the size of Jetty's own thread pool, the cap a Jetty user had before. */
     public static final int INITIAL_LIMIT = 200;
     /**
-     * The lowest limit where the machine's CPU load stands in for the carriers (JDK 21 to 23): that load counts other
-     * processes too, so a load that mostly waits could read as saturated; there the limit never falls below the
-     * requests Jetty's default pool would run at once.
+     * The lowest limit where the process's CPU time stands in for the carriers (JDK 21 to 23): without the scheduler's
+     * counts the requests that wait off the carriers are unknown, so a step-down could cut them; there the limit never
+     * falls below the requests Jetty's default pool would run at once.
      */
     public static final int CPU_SIGNAL_FLOOR = INITIAL_LIMIT;
 

@@ -12,8 +12,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the carrier threads that run virtual threads: from the JDK's virtual thread scheduler MXBean (JDK 24 and
  * newer) how many carriers there are, how many virtual threads are mounted and how many runnable ones wait for a
- * carrier, and the machine's CPU load since the reading before. JDK 21 has no such bean; there the CPU load stands
- * in (the carriers are as many as the cores, so a busy machine is a busy scheduler), without counts.
+ * carrier. JDK 21 has no such bean; there this process's CPU time stands in, as a share of the CPUs the JVM may use
+ * ({@link Runtime#availableProcessors()}, which honours a container's CPU quota and CPU set): the carriers are as many
+ * as those CPUs, so a process that keeps them all busy has busy carriers. Never the machine's load, which other
+ * processes move.
  *
  * <p>Read through the platform MBean server by name, so the bundle imports no JDK-internal package and runs on both.
  */
@@ -28,6 +30,9 @@ public final class CarrierSaturation {
     private final boolean scheduler;
     private final boolean operatingSystem;
     private volatile boolean failed;
+    /** The process's CPU time and the wall clock at the reading before, nanoseconds; 0 before the first. */
+    private long cpuTimeBefore;
+    private long wallBefore;
 
     public CarrierSaturation() {
         this(ManagementFactory.getPlatformMBeanServer());
@@ -46,7 +51,7 @@ public final class CarrierSaturation {
 
     /** What the reading is based on, for the status views. */
     public String signal() {
-        return scheduler ? "virtual thread scheduler queue" : "system CPU load";
+        return scheduler ? "virtual thread scheduler queue" : "process CPU time";
     }
 
     /** The carriers now, or {@code null} when they cannot be read (logged once): no reading never lowers a limit. */
@@ -55,10 +60,10 @@ public final class CarrierSaturation {
             if (scheduler) {
                 return CarrierReading.ofCounts(number(SCHEDULER, "Parallelism").intValue(),
                         number(SCHEDULER, "MountedVirtualThreadCount").longValue(),
-                        number(SCHEDULER, "QueuedVirtualThreadCount").longValue(), cpuLoad());
+                        number(SCHEDULER, "QueuedVirtualThreadCount").longValue());
             }
-            return CarrierReading.ofCpuLoad(Runtime.getRuntime().availableProcessors(),
-                    number(OPERATING_SYSTEM, "CpuLoad").doubleValue());
+            int cpus = Runtime.getRuntime().availableProcessors();
+            return CarrierReading.ofCpuShare(cpus, cpuShare(cpus));
         } catch (JMException | RuntimeException e) {
             if (!failed) {
                 failed = true;
@@ -68,19 +73,24 @@ public final class CarrierSaturation {
         }
     }
 
-    /** Whether the carriers are saturated now; false when they cannot be read. */
-    public boolean saturatedNow() {
-        CarrierReading reading = read();
-        return reading != null && reading.saturated();
-    }
-
-    /** The machine's CPU load, or -1 where the platform does not tell (the queue then decides alone). */
-    private double cpuLoad() {
-        try {
-            return operatingSystem ? number(OPERATING_SYSTEM, "CpuLoad").doubleValue() : -1;
-        } catch (JMException | RuntimeException e) {
+    /**
+     * The process's CPU time since the reading before over the wall time and the CPUs it may use, or -1 at the first
+     * reading and where the platform does not tell. Called by one clock thread.
+     */
+    private double cpuShare(int cpus) throws JMException {
+        if (!operatingSystem) {
             return -1;
         }
+        long cpuTime = number(OPERATING_SYSTEM, "ProcessCpuTime").longValue();
+        long wall = System.nanoTime();
+        long cpuBefore = cpuTimeBefore;
+        long before = wallBefore;
+        cpuTimeBefore = cpuTime;
+        wallBefore = wall;
+        if (before == 0 || cpuTime < 0 || wall <= before) {
+            return -1;
+        }
+        return Math.min(1, Math.max(0, (cpuTime - cpuBefore) / ((double) (wall - before) * cpus)));
     }
 
     private Number number(ObjectName bean, String attribute) throws JMException {

@@ -22,17 +22,20 @@ class AdaptiveAdmissionTest {
     void eachReadingMovesTheLimitByTheGatesCountsAndOnlyChangesAreHandedOn() {
         running.set(200);
         waiting.set(50);
-        for (int i = 0; i < CarrierLimit.HEADROOM_READINGS; i++) {
+        for (int i = 0; i < CarrierLimit.INTERVAL_READINGS; i++) {
             admission.tick();
         }
         assertThat(caps).containsExactly(400);
         waiting.set(0);
-        admission.tick();
+        for (int i = 0; i < CarrierLimit.INTERVAL_READINGS; i++) {
+            admission.tick();
+        }
         assertThat(caps).as("no change, nothing handed on").containsExactly(400);
 
         reading.set(CarrierReading.ofCounts(2, 2, 398));
-        admission.tick();
-        admission.tick();
+        for (int i = 0; i < CarrierLimit.INTERVAL_READINGS; i++) {
+            admission.tick();
+        }
         assertThat(admission.limit()).isLessThan(400);
         assertThat(caps).hasSize(2).last().isEqualTo(admission.limit());
     }
@@ -51,13 +54,13 @@ class AdaptiveAdmissionTest {
     @Test
     void withoutCountsTheLimitNeverFallsBelowAPoolsSize() {
         assertThat(AdaptiveAdmission.floor(20, 10_000, true)).as("counts: the configured minimum").isEqualTo(20);
-        assertThat(AdaptiveAdmission.floor(20, 10_000, false)).as("CPU load: a pool's 200").isEqualTo(200);
+        assertThat(AdaptiveAdmission.floor(20, 10_000, false)).as("CPU time: a pool's 200").isEqualTo(200);
         assertThat(AdaptiveAdmission.floor(500, 10_000, false)).as("a higher minimum stays").isEqualTo(500);
         assertThat(AdaptiveAdmission.floor(20, 100, false)).as("never above the maximum").isEqualTo(100);
 
-        // A machine busy with other processes reads as saturated for as long as it lasts: the limit holds at 200.
+        // A process that keeps its CPUs busy reads as saturated for as long as it lasts: the limit holds at 200.
         AdaptiveAdmission cpu = new AdaptiveAdmission(new CarrierLimit(AdaptiveAdmission.floor(20, 10_000, false),
-                10_000, 200), () -> CarrierReading.ofCpuLoad(2, 0.99), "test", () -> 200, () -> 800,
+                10_000, 200), () -> CarrierReading.ofCpuShare(2, 0.99), "test", () -> 200, () -> 800,
                 (source, cap) -> caps.add(cap));
         for (int i = 0; i < 50; i++) {
             cpu.tick();

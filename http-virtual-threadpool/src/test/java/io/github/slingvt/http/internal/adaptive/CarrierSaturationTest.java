@@ -16,109 +16,102 @@ import org.junit.jupiter.api.Test;
 class CarrierSaturationTest {
 
     @Test
-    void moreQueuedVirtualThreadsThanCarriersIsSaturation() throws Exception {
+    void theSchedulersCountsAreRead() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         Scheduler scheduler = new Scheduler();
         server.registerMBean(scheduler, CarrierSaturation.SCHEDULER);
         CarrierSaturation carriers = new CarrierSaturation(server);
+        assertThat(carriers.counts()).isTrue();
         assertThat(carriers.signal()).isEqualTo("virtual thread scheduler queue");
 
         scheduler.parallelism = 4;
         scheduler.mounted = 4;
-        scheduler.queued = 4;
-        assertThat(carriers.saturatedNow()).isFalse();
-        assertThat(carriers.read()).isEqualTo(CarrierReading.ofCounts(4, 4, 4));
-        assertThat(carriers.read().headroom()).as("a carrier's worth queued is no headroom").isFalse();
         scheduler.queued = 5;
-        assertThat(carriers.saturatedNow()).isTrue();
         assertThat(carriers.read()).isEqualTo(CarrierReading.ofCounts(4, 4, 5));
-        scheduler.queued = 2;
-        assertThat(carriers.read().headroom()).isTrue();
     }
 
     @Test
-    void withTheCpuLoadKnownAQueueIsSaturationOnlyWhileTheCpuIsBusy() throws Exception {
-        MBeanServer server = MBeanServerFactory.newMBeanServer();
-        Scheduler scheduler = new Scheduler();
-        OperatingSystem os = new OperatingSystem();
-        server.registerMBean(scheduler, CarrierSaturation.SCHEDULER);
-        server.registerMBean(os, CarrierSaturation.OPERATING_SYSTEM);
-        CarrierSaturation carriers = new CarrierSaturation(server);
-        scheduler.parallelism = 2;
-        scheduler.mounted = 2;
-        scheduler.queued = 40;
-
-        os.cpuLoad = 0.80;
-        assertThat(carriers.read()).isEqualTo(CarrierReading.ofCounts(2, 2, 40, 0.80));
-        assertThat(carriers.saturatedNow()).as("a burst that queues while the CPU has room").isFalse();
-        assertThat(carriers.read().headroom()).as("the CPU below 85 %").isTrue();
-        os.cpuLoad = 0.97;
-        assertThat(carriers.saturatedNow()).isTrue();
-        assertThat(carriers.read().headroom()).isFalse();
-        scheduler.queued = 1;
-        assertThat(carriers.read().headroom()).as("half a carrier's worth queued").isTrue();
-    }
-
-    @Test
-    void withoutTheSchedulerBeanTheCpuLoadStandsIn() throws Exception {
+    void withoutTheSchedulerBeanTheProcesssCpuTimeStandsInAsAShareOfItsCpus() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         OperatingSystem os = new OperatingSystem();
         server.registerMBean(os, CarrierSaturation.OPERATING_SYSTEM);
         CarrierSaturation carriers = new CarrierSaturation(server);
-        assertThat(carriers.signal()).isEqualTo("system CPU load");
+        assertThat(carriers.counts()).isFalse();
+        assertThat(carriers.signal()).isEqualTo("process CPU time");
+        int cpus = Runtime.getRuntime().availableProcessors();
 
-        os.cpuLoad = 0.94;
-        assertThat(carriers.saturatedNow()).isFalse();
-        os.cpuLoad = 0.95;
-        assertThat(carriers.saturatedNow()).isTrue();
-        os.cpuLoad = -1; // "not available"
-        assertThat(carriers.saturatedNow()).isFalse();
+        CarrierReading first = carriers.read();
+        assertThat(first.counts()).isFalse();
+        assertThat(first.parallelism()).isEqualTo(cpus);
+        assertThat(first.cpuShare()).as("no interval yet").isEqualTo(-1);
+
+        long start = System.nanoTime();
+        Thread.sleep(50);
+        // As if the process had kept every CPU it may use busy, and ten times more: capped at all of them.
+        os.cpuTime += 10L * cpus * (System.nanoTime() - start);
+        assertThat(carriers.read().cpuShare()).isEqualTo(1.0);
+        Thread.sleep(50);
+        assertThat(carriers.read().cpuShare()).as("no CPU time since").isZero();
     }
 
     @Test
-    void aSignalThatCannotBeReadNeverLowersTheLimit() {
+    void aSignalThatCannotBeReadIsNoReading() {
         CarrierSaturation carriers = new CarrierSaturation(MBeanServerFactory.newMBeanServer());
-        assertThat(carriers.saturatedNow()).isFalse();
-        assertThat(carriers.saturatedNow()).isFalse();
-    }
-
-    /**
-     * On this JVM's platform server: the scheduler's queue on JDK 24+, the machine's CPU load on JDK 21-23. Either way
-     * every carrier spinning must read as saturated; on JDK 24+ an idle scheduler must not.
-     */
-    @Test
-    void thisJvmsSignalReadsBusyCarriersAsSaturated() throws Exception {
-        CarrierSaturation carriers = new CarrierSaturation(ManagementFactory.getPlatformMBeanServer());
-        boolean jdk24 = Runtime.version().feature() >= 24;
-        assertThat(carriers.signal()).isEqualTo(jdk24 ? "virtual thread scheduler queue" : "system CPU load");
-        if (jdk24) {
-            assertThat(carriers.saturatedNow()).as("idle").isFalse();
-        }
-        assertThat(saturatedWhileEveryCarrierSpins(carriers)).isTrue();
+        assertThat(carriers.read()).as("no operating system bean: unknown, not idle")
+                .isEqualTo(CarrierReading.ofCpuShare(Runtime.getRuntime().availableProcessors(), -1));
     }
 
     /**
      * The JDK 21-23 stand-in on every JDK: a server holding only the real operating system bean, as JDK 21's platform
-     * server has no scheduler bean. Virtual threads spinning on every carrier load every core of the machine.
+     * server has no scheduler bean. Virtual threads spinning on every carrier keep the process's CPUs busy, whatever
+     * the rest of the machine does.
      */
     @Test
-    void theJdk21StandInReadsThisMachinesBusyCarriersAsSaturated() throws Exception {
+    void theJdk21StandInReadsThisProcesssBusyCarriersAsBusy() throws Exception {
         MBeanServer server = MBeanServerFactory.newMBeanServer();
         server.registerMBean(new StandardMBean(
                 ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class),
                 com.sun.management.OperatingSystemMXBean.class, true), CarrierSaturation.OPERATING_SYSTEM);
         CarrierSaturation carriers = new CarrierSaturation(server);
-        assertThat(carriers.signal()).isEqualTo("system CPU load");
-
-        assertThat(saturatedWhileEveryCarrierSpins(carriers)).isTrue();
+        assertThat(busiestShareWhileEveryCarrierSpins(carriers)).isGreaterThanOrEqualTo(CarrierLimit.CPU_BUSY);
     }
 
-    /** Ten spinning virtual threads per core for at most 10 s; true as soon as the signal reads saturated. */
-    private static boolean saturatedWhileEveryCarrierSpins(CarrierSaturation carriers) throws InterruptedException {
-        int parallelism = Runtime.getRuntime().availableProcessors();
+    /** On JDK 24+ this JVM's own scheduler: spinning virtual threads queue for the carriers. */
+    @Test
+    void thisJvmsSchedulerCountsTheQueueOfSpinningVirtualThreads() throws Exception {
+        CarrierSaturation carriers = new CarrierSaturation(ManagementFactory.getPlatformMBeanServer());
+        boolean jdk24 = Runtime.version().feature() >= 24;
+        assertThat(carriers.counts()).isEqualTo(jdk24);
+        if (!jdk24) {
+            return;
+        }
+        int parallelism = carriers.read().parallelism();
+        long queued = spinning(parallelism * 10, () -> carriers.read().queued());
+        assertThat(queued).as("ten spinning virtual threads per carrier").isGreaterThan(parallelism);
+    }
+
+    private static double busiestShareWhileEveryCarrierSpins(CarrierSaturation carriers) throws Exception {
+        carriers.read();
+        return spinning(Runtime.getRuntime().availableProcessors() * 10, () -> {
+            double most = 0;
+            // Ten readings of 100 ms: the CPU time is measured between two reads.
+            for (int i = 0; i < 10; i++) {
+                Thread.sleep(100);
+                most = Math.max(most, carriers.read().cpuShare());
+            }
+            return most;
+        });
+    }
+
+    private interface Probe<T> {
+        T read() throws Exception;
+    }
+
+    /** Runs {@code probe} while {@code count} virtual threads spin. */
+    private static <T> T spinning(int count, Probe<T> probe) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> spinners = new ArrayList<>();
-        for (int i = 0; i < parallelism * 10; i++) {
+        for (int i = 0; i < count; i++) {
             spinners.add(Thread.ofVirtual().start(() -> {
                 while (!stop.get()) {
                     Thread.onSpinWait();
@@ -126,15 +119,8 @@ class CarrierSaturationTest {
             }));
         }
         try {
-            // The CPU load is measured between two reads: the first read only starts the interval.
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (System.nanoTime() < deadline) {
-                if (carriers.saturatedNow()) {
-                    return true;
-                }
-                Thread.sleep(100);
-            }
-            return false;
+            Thread.sleep(200);
+            return probe.read();
         } finally {
             stop.set(true);
             for (Thread t : spinners) {
@@ -173,15 +159,15 @@ class CarrierSaturationTest {
     }
 
     public interface OperatingSystemMBean {
-        double getCpuLoad();
+        long getProcessCpuTime();
     }
 
     public static final class OperatingSystem implements OperatingSystemMBean {
-        volatile double cpuLoad;
+        volatile long cpuTime = 1;
 
         @Override
-        public double getCpuLoad() {
-            return cpuLoad;
+        public long getProcessCpuTime() {
+            return cpuTime;
         }
     }
 }

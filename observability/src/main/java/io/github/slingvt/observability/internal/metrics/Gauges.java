@@ -34,7 +34,7 @@ final class Gauges {
         http(MetricNames.IN_FLIGHT, http, HttpThreadsSnapshot::inFlight);
         http(MetricNames.QUEUED, http, HttpThreadsSnapshot::queued);
         http(MetricNames.CONCURRENCY_LIMIT, http, HttpThreadsSnapshot::concurrencyLimit);
-        http(MetricNames.CLIENT_PATIENCE, http, HttpThreadsSnapshot::clientPatienceMillis);
+        http(MetricNames.NEWEST_FIRST, http, s -> s.newestFirst() ? 1 : 0);
         http(MetricNames.VIRTUAL_MODE, http, s -> s.mode() == ThreadingMode.VIRTUAL ? 1 : 0);
         // JDK 24+ only: on JDK 21-23 the carriers' figures do not exist, and a gauge that reads 0 would say "idle".
         if (scheduler.read().available()) {

@@ -22,8 +22,8 @@ public final class MetricNames {
     public static final String IN_FLIGHT = "slingvt.http.inFlight";
     public static final String QUEUED = "slingvt.http.queued";
     public static final String CONCURRENCY_LIMIT = "slingvt.http.concurrencyLimit";
-    /** The clients' patience the admission queue has learned, ms; 0 while not known. */
-    public static final String CLIENT_PATIENCE = "slingvt.http.clientPatienceMillis";
+    /** 1 while the admission queue serves its newest waiting requests first (in overload), 0 in arrival order. */
+    public static final String NEWEST_FIRST = "slingvt.http.newestFirst";
     public static final String VIRTUAL_MODE = "slingvt.http.virtualMode";
 
     public static final String CARRIERS_PARALLELISM = "slingvt.carriers.parallelism";

@@ -62,9 +62,8 @@ public final class HttpStatusPrinter implements InventoryPrinter {
         out.printf("Mode: %s%n", s.mode().label());
         out.printf("Max concurrent requests: %s%n", CapText.of(s));
         out.printf("In flight: %d (peak %d), queued: %d%n", s.inFlight(), s.peakInFlight(), s.queued());
-        if (s.clientPatienceMillis() > 0) {
-            out.printf("Clients seen to leave a waiting request after: %d ms (past half of it the newest go first)%n",
-                    s.clientPatienceMillis());
+        if (s.newestFirst()) {
+            out.printf("Queue order: newest first (the queue is in overload)%n");
         }
         out.printf("Admitted: %d, rejected: %d, abandoned: %d, completed: %d, virtual threads started: %d%n",
                 s.admitted(), s.rejected(), s.abandoned(), s.completed(), s.virtualThreadsStarted());

@@ -144,8 +144,8 @@ public final class HttpThreadsJmx implements HttpThreadsMBean {
     }
 
     @Override
-    public long getClientPatienceMillis() {
-        return now().clientPatienceMillis();
+    public boolean isNewestFirst() {
+        return now().newestFirst();
     }
 
     @Override

@@ -45,10 +45,10 @@ public interface HttpThreadsMBean {
     int getConcurrencyLimit();
 
     /**
-     * The age in ms at which clients were seen to leave while their requests waited for admission, as the queue has
-     * learned it; 0 while not known (the queue timeout then stands in). Past half of it the newest go first.
+     * Whether the admission queue serves its newest waiting requests first now: it does while it is in overload (its
+     * oldest waited over 100 ms for a whole interval while it grew), and first in, first out otherwise.
      */
-    long getClientPatienceMillis();
+    boolean isNewestFirst();
 
     int getKernelMaxThreads();
 

@@ -37,7 +37,7 @@ public final class StatusJson {
                 .put("completed", s.completed())
                 .put("virtualThreadsStarted", s.virtualThreadsStarted())
                 .put("queued", s.queued())
-                .put("clientPatienceMillis", s.clientPatienceMillis())
+                .put("newestFirst", s.newestFirst())
                 .put("pinnedEvents", pinnedEvents);
         node.set("scheduler", scheduler(scheduler));
         return node;

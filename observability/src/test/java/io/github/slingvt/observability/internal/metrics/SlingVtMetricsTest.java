@@ -87,7 +87,7 @@ class SlingVtMetricsTest {
     void gaugesReadTheSnapshotTheCarriersAndThePoolsWhenRead() {
         MetricRegistry registry = new MetricRegistry();
         http.now = new HttpThreadsSnapshot(ThreadingMode.KERNEL, 0, 200, 7, 9, 3, 100, 2, 93, 0, 0, "", true, 42, 1,
-                9_960);
+                0, true);
         Fakes.Pools[] pools = {new Fakes.Pools("", List.of(pool("default", 5), pool("oak.io", 1)), List.of())};
         Gauges gauges = new Gauges(registry, http, SchedulerStats.platform(), () -> pools[0]);
         gauges.syncPools();
@@ -95,7 +95,7 @@ class SlingVtMetricsTest {
         assertThat(value(registry, MetricNames.IN_FLIGHT)).isEqualTo(7L);
         assertThat(value(registry, MetricNames.QUEUED)).isEqualTo(3L);
         assertThat(value(registry, MetricNames.CONCURRENCY_LIMIT)).isEqualTo(42L);
-        assertThat(value(registry, MetricNames.CLIENT_PATIENCE)).isEqualTo(9_960L);
+        assertThat(value(registry, MetricNames.NEWEST_FIRST)).isEqualTo(1L);
         assertThat(value(registry, MetricNames.VIRTUAL_MODE)).isEqualTo(0L);
         assertThat(value(registry, "slingvt.pools.default.active")).isEqualTo(5L);
         assertThat(value(registry, "slingvt.pools.default.virtual")).isEqualTo(1L);

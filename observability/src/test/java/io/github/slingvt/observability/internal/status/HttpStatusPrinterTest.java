@@ -83,14 +83,13 @@ class HttpStatusPrinterTest {
         assertThat(print(printer, Format.JSON))
                 .startsWith("{\"mode\":\"virtual\",\"maxConcurrentRequests\":\"auto\",\"concurrencyLimit\":412,");
         assertThat(print(printer, Format.TEXT)).contains("Max concurrent requests: auto (now 412)\n")
-                .doesNotContain("Clients seen to leave");
-        assertThat(print(printer, Format.JSON)).contains("\"queued\":0,\"clientPatienceMillis\":0,");
+                .doesNotContain("Queue order");
+        assertThat(print(printer, Format.JSON)).contains("\"queued\":0,\"newestFirst\":false,");
 
         http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 200, 3, 9, 800, 10, 0, 7, 10, 0, "", true, 40, 0,
-                9_960);
-        assertThat(print(printer, Format.JSON)).contains("\"queued\":800,\"clientPatienceMillis\":9960,");
-        assertThat(print(printer, Format.TEXT))
-                .contains("Clients seen to leave a waiting request after: 9960 ms (past half of it the newest go first)\n");
+                0, true);
+        assertThat(print(printer, Format.JSON)).contains("\"queued\":800,\"newestFirst\":true,");
+        assertThat(print(printer, Format.TEXT)).contains("Queue order: newest first (the queue is in overload)\n");
 
         http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 150, 200, 0, 0, 0, 0, 0, 0, 0, 0, "");
         assertThat(print(printer, Format.JSON)).contains("\"maxConcurrentRequests\":\"150\",\"concurrencyLimit\":150,");

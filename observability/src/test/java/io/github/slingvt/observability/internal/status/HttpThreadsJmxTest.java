@@ -49,10 +49,10 @@ class HttpThreadsJmxTest {
             assertThat(server.getAttribute(name, "ConcurrencyLimit")).isEqualTo(77);
             assertThat(server.getAttribute(name, "MaxConcurrentRequests")).as("auto: the limit in force").isEqualTo(77);
             assertThat(server.getAttribute(name, "MaxConcurrentRequestsSetting")).isEqualTo("auto");
-            assertThat(server.getAttribute(name, "ClientPatienceMillis")).as("not learned").isEqualTo(0L);
+            assertThat(server.getAttribute(name, "NewestFirst")).as("in arrival order").isEqualTo(false);
             http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 300, 4, 9, 2, 120, 7, 116, 80, 1, "", true, 77, 3,
-                    9_960);
-            assertThat(server.getAttribute(name, "ClientPatienceMillis")).isEqualTo(9_960L);
+                    0, true);
+            assertThat(server.getAttribute(name, "NewestFirst")).isEqualTo(true);
             http.now = new HttpThreadsSnapshot(ThreadingMode.VIRTUAL, 0, 300, 4, 9, 0, 120, 0, 116, 80, 0, "");
             assertThat(server.getAttribute(name, "MaxConcurrentRequests")).isEqualTo(0);
             assertThat(server.getAttribute(name, "MaxConcurrentRequestsSetting")).isEqualTo("unbounded");

@@ -20,7 +20,7 @@ final class CurrentLaw implements AdmissionLaw {
     /** {@code adaptiveMinLimit}'s default (ThreadingSettings.DEFAULT_ADAPTIVE_MIN). */
     static final int DEFAULT_MIN = 20;
     /** {@code adaptiveMaxLimit}'s default (ThreadingSettings.DEFAULT_ADAPTIVE_MAX). */
-    static final int DEFAULT_MAX = 10_000;
+    static final int DEFAULT_MAX = 1_000_000;
 
     private final AdaptiveAdmission admission;
     private Runnable tick;

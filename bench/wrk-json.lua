@@ -1,16 +1,28 @@
 -- wrk hook for ./sling-vt bench: writes the run's summary, latency percentiles (microseconds) and completed
 -- responses per wall-clock second (all, and those below status 400: a failed answer is no throughput) as JSON to
--- the file named by the environment variable WRK_JSON_OUT.
+-- the file named by the environment variable WRK_JSON_OUT. With WRK_PATHS (paths with their queries, separated by
+-- spaces), every request takes one of them at random: a mixed workload in one stream.
 local threads = {}
+local paths = {}
+for p in string.gmatch(os.getenv("WRK_PATHS") or "", "%S+") do table.insert(paths, p) end
 
 function setup(thread)
   table.insert(threads, thread)
+  thread:set("id", #threads)
 end
 
 function init(args)
   per_second = {}
   ok_per_second = {}
   started = os.time()
+  -- Each thread its own sequence: every thread's Lua state starts from the same seed otherwise.
+  math.randomseed(os.time() * 1000 + (id or 0))
+end
+
+if #paths > 0 then
+  request = function()
+    return wrk.format(nil, paths[math.random(#paths)])
+  end
 end
 
 function response(status, headers, body)

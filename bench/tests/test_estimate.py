@@ -40,11 +40,12 @@ class EstimateTest(unittest.TestCase):
         self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.04)
 
     def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
-        text = cli.run_estimate(full_args(), dict(FULL), 100 + 2 * 7 * 5)
-        # closed 170 x 27 s, open model (40 + 2 rounds x 3 compared configurations x 10 points) x 18 s, overload
-        # (30 + 2 x 3 x 3) x 65 s, the host probe and the drains before and after included in each
-        self.assertEqual(text, "about 2 h 46 min at most (start and warm-up 7 min, closed model 1 h 16 min, "
-                               "open model 30 min, overload 52 min)")
+        text = cli.run_estimate(full_args(), dict(FULL), 105 + 2 * 7 * 5)
+        # closed 175 x 27 s (5 workloads x 4 C and mixed at C = 1,000, 5 configurations), open model (44 + 2 rounds x
+        # 3 compared configurations x 10 points) x 18 s, overload (33 + 2 x 3 x 3) x 65 s (the mixed workload at
+        # 130 % with unbounded too), the host probe and the drains before and after included in each
+        self.assertEqual(text, "about 2 h 52 min at most (start and warm-up 7 min, closed model 1 h 19 min, "
+                               "open model 31 min, overload 55 min)")
 
     def test_phases_left_out_are_not_counted(self):
         text = cli.run_estimate(full_args(no_open_model=True, no_overload=True), dict(FULL), 100)

@@ -19,8 +19,8 @@ class WatchTest(unittest.TestCase):
 
     def test_samples_count_as_own_reads_and_summarise_the_admission_and_the_cpu(self):
         clock, cpu = Clock(), iter([10.0, 13.0, 16.5, 22.0])
-        reads = iter([dict(concurrencyLimit=200, inFlight=180, queued=0, completed=100, clientPatienceMillis=0), None,
-                      dict(concurrencyLimit=44, inFlight=45, queued=7900, completed=900, clientPatienceMillis=9960,
+        reads = iter([dict(concurrencyLimit=200, inFlight=180, queued=0, completed=100, newestFirst=False), None,
+                      dict(concurrencyLimit=44, inFlight=45, queued=7900, completed=900, newestFirst=True,
                            scheduler=dict(mountedVirtualThreadCount=2, queuedVirtualThreadCount=31))])
         with mock.patch.object(watch, "proc_cpu_seconds", side_effect=lambda pid: next(cpu)):
             w = watch.Watch(os.getpid(), lambda: next(reads), period_s=3600, clock=clock).start()
@@ -32,8 +32,8 @@ class WatchTest(unittest.TestCase):
             clock.t = 110.0
             w.finish()
         self.assertEqual(w.reads, 2)
-        self.assertEqual([(s["second"], s["limit"], s["cpu_pct"], s["patience_ms"]) for s in w.samples],
-                         [(2.0, 200, 150.0, 0), (4.0, 44, 175.0, 9960)])
+        self.assertEqual([(s["second"], s["limit"], s["cpu_pct"], s["newest_first"]) for s in w.samples],
+                         [(2.0, 200, 150.0, 0), (4.0, 44, 175.0, 1)])
         self.assertEqual([(s["carriers_mounted"], s["carriers_queued"]) for s in w.samples], [("", ""), (2, 31)],
                          "the scheduler's counts where the status has them (JDK 24+), blank where not")
         self.assertEqual(w.cpu_s, 12.0)

@@ -52,10 +52,21 @@ def ensure_oha(root, log):
     return local
 
 
+def target(urls, urls_file):
+    """oha's arguments for what it requests: the URL, or for the kinds of a mixed workload the file urls_file that
+    lists them (written here), from which oha takes one at random per request."""
+    if len(urls) == 1:
+        return [urls[0]]
+    with open(urls_file, "w") as f:
+        f.write("\n".join(urls) + "\n")
+    return ["--urls-from-file", urls_file]
+
+
 def command(oha, url, rate, conns, duration_s):
-    """The oha command line of one fixed-rate run; its JSON summary goes to stdout."""
+    """The oha command line of one fixed-rate run; its JSON summary goes to stdout. url: a URL or target()'s
+    arguments."""
     return [oha, "--no-tui", "--output-format", "json", "--latency-correction", "-q", f"{rate:.1f}",
-            "-c", str(conns), "-z", f"{duration_s}s", "-t", "60s", url]
+            "-c", str(conns), "-z", f"{duration_s}s", "-t", "60s"] + ([url] if isinstance(url, str) else url)
 
 
 def summary(out_json):

@@ -32,7 +32,8 @@ def command(oha, url, rate, conns, duration_s, timeout_s, db_path):
     """oha at a fixed rate with latency correction, its JSON summary on stdout and every answered request in the
     SQLite file db_path (oha 1.16.0: --db-url takes a file path; it stores the requests that got an answer)."""
     return [oha, "--no-tui", "--output-format", "json", "--latency-correction", "-q", f"{rate:.1f}",
-            "-c", str(conns), "-z", f"{duration_s}s", "-t", f"{timeout_s}s", "--db-url", db_path, url]
+            "-c", str(conns), "-z", f"{duration_s}s", "-t", f"{timeout_s}s", "--db-url", db_path] \
+        + ([url] if isinstance(url, str) else url)
 
 
 def read_db(path):

@@ -6,7 +6,7 @@ import time
 from slingvt_bench.core.common import BenchError, free_port, log
 from slingvt_bench.core.httpget import http_get
 from slingvt_bench.core.rows import throughput
-from slingvt_bench.core.setups import DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, WORK_PATH
+from slingvt_bench.core.setups import DRAIN_TIMEOUT, GC_TAIL_S, WARMUP_PARAMS, WORKLOADS, urls
 from slingvt_bench.instances import pgstore
 from slingvt_bench.load.runner import run_wrk, steady_rate
 from slingvt_bench.samples import hostprobe
@@ -71,7 +71,7 @@ def ensure_running(args, inst, pdir):
 
 def measure_point(args, inst, wname, conns, pdir, duration, others=(), rnd=1):
     w = WORKLOADS[wname]
-    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+    url = urls(inst.url, w)
     samples = {"threads": [], "rss": [], "heap": None, "end": None}
     # Left out of the thread counts: the JVM's Attach Listener, there since the benchmark's first jcmd.
     listener = attach_listener(inst.pid)

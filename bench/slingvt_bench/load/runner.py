@@ -81,10 +81,15 @@ class ClientCpu:
 
 
 def run_wrk(args, url, conns, duration, out_json, timeout_s, sampler=None):
+    """wrk on url, or on a list of URLs (the kinds of a mixed workload, taken at random per request by
+    wrk-json.lua)."""
+    urls = [url] if isinstance(url, str) else url
     threads = max(2, min(args.wrk_threads, conns))
     cmd = [args.wrk, "-t", str(threads), "-c", str(conns), "-d", f"{duration}s", "--timeout", f"{timeout_s}s",
-           "-s", os.path.join(BENCH_DIR, "wrk-json.lua"), url]
+           "-s", os.path.join(BENCH_DIR, "wrk-json.lua"), urls[0]]
     env = dict(os.environ, WRK_JSON_OUT=out_json)
+    if len(urls) > 1:
+        env["WRK_PATHS"] = " ".join(u[u.index("/", u.index("//") + 2):] for u in urls)
     if os.path.exists(out_json):
         os.remove(out_json)
     usage = {}

@@ -7,7 +7,8 @@ import time
 
 from slingvt_bench.core import estimate, rows as data
 from slingvt_bench.core.common import BenchError, RUNNING, free_port, log, on_signal, run_main, stop_all
-from slingvt_bench.core.setups import CONFIGS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS, plan_cpus, serves
+from slingvt_bench.core.setups import (CONFIGS, DEFAULT_VIRTUAL, EXTRA_POINTS, GC_TAIL_S, WORKLOADS, plan_cpus,
+                                       points_of, serves)
 from slingvt_bench.instances import confine, pgstore
 from slingvt_bench.instances.instance import Instance, check_launch_args, prune_instance_home, snapshot_feature
 from slingvt_bench.load import oha as openload
@@ -153,7 +154,7 @@ def main():
                 plan=dict(plan, duration=args.duration, warmup=args.warmup, rounds=args.rounds, gc_tail_s=GC_TAIL_S),
                 configs={c: CONFIGS[c]["desc"] for c in plan["configs"]},
                 workloads={w: WORKLOADS[w] for w in plan["workloads"] + [x[0] for x in plan["extra"]]}, instances=[])
-    grid = [(w, c) for w in plan["workloads"] for c in conc] + list(plan["extra"])
+    grid = [(w, c) for w in plan["workloads"] for c in points_of(w, conc, "concurrency")] + list(plan["extra"])
     if args.points:
         wanted = parse_points(args.points)
         grid = [p for p in grid if p in wanted]

@@ -8,7 +8,7 @@ from slingvt_bench.core import open_rows
 from slingvt_bench.core.common import BenchError, log
 from slingvt_bench.core.estimate import minutes, open_seconds
 from slingvt_bench.core.httpget import http_get
-from slingvt_bench.core.setups import DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, serves
+from slingvt_bench.core.setups import DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, points_of, serves, urls
 from slingvt_bench.load import oha as openload
 from slingvt_bench.load.points import ensure_running, note_failure
 from slingvt_bench.load.runner import run_oha
@@ -63,7 +63,7 @@ def planned(args, plan, names):
     """(runs of the first round, runs at decisive points at most, seconds per run) for the configurations named
     (phase_instances has already narrowed them to the phase's)."""
     fractions, duration = rates_and_duration(args, plan)
-    n = len(fractions) * sum(1 for w in plan["workloads"] for c in names if serves(c, w))
+    n = sum(len(points_of(w, fractions, "open_fractions")) for w in plan["workloads"] for c in names if serves(c, w))
     extra = (getattr(args, "open_decisive_rounds", 1) - 1) * sum(1 for c in names if c in open_rounds.COMPARED) \
         * min(getattr(args, "open_decisive_points", 0), len(fractions) * len(plan["workloads"]))
     return n, extra, duration
@@ -82,7 +82,8 @@ def run_round(args, live, plan, rows, pdir, path, done, rnd, only=None):
     for wname in plan["workloads"]:
         w = WORKLOADS[wname]
         mine = [i for i in live if serves(i.name, wname)]
-        ref, ref_cap, rates = open_rows.offered_rates(rows, [i.name for i in mine], wname, fractions)
+        ref, ref_cap, rates = open_rows.offered_rates(rows, [i.name for i in mine], wname,
+                                                      points_of(wname, fractions, "open_fractions"))
         for fraction, rate in rates:
             if only is not None and (wname, fraction) not in only:
                 continue
@@ -107,8 +108,8 @@ def measure(args, inst, wname, w, fraction, rate, conns, duration, ref, ref_cap,
         if down:
             raise BenchError(down)
         inst.check_alive()
-        url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
         name = f"oha-{inst.name}-{wname}-{int(fraction * 100)}" + (f"-r{rnd}" if rnd > 1 else "")
+        url = openload.target(urls(inst.url, w), os.path.join(pdir, name + ".urls"))
         # The host's state before the run, every instance idle (hostprobe); after it once the drain is done.
         handover0 = hostprobe.measure(getattr(args, "hostprobe", None))
         summary = run_oha(args, openload.command(args.oha, url, rate, conns, duration), duration,

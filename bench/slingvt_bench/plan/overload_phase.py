@@ -9,11 +9,12 @@ from slingvt_bench.core import open_rows, overload_rows
 from slingvt_bench.core.common import BenchError, log
 from slingvt_bench.core.estimate import minutes, overload_seconds
 from slingvt_bench.core.httpget import get_json, http_get
-from slingvt_bench.core.setups import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, serves
+from slingvt_bench.core.setups import CONFIGS, DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, points_of, serves, urls
 from slingvt_bench.load import overload_oha as ov
+from slingvt_bench.load.oha import target
 from slingvt_bench.load.points import ensure_running, note_failure
 from slingvt_bench.load.runner import run_oha
-from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_instances
+from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_configs, phase_instances
 from slingvt_bench.samples import hostprobe, overload_watch as watch
 from slingvt_bench.samples.sampling import wait_quiet
 from slingvt_bench.verdicts import judge, overload_decisive
@@ -97,7 +98,8 @@ def run(args, live, plan, rows, pdir, out):
     overload-series.csv rewritten after every point. A run that fails gives a failed row."""
     path, spath = os.path.join(out, "overload.csv"), os.path.join(out, "overload-series.csv")
     wpath = os.path.join(out, "overload-admission.csv")
-    live = phase_instances(args, plan, "overload_configs", live)
+    everyone, live = live, phase_instances(args, plan, "overload_configs", live)
+    live = live + [i for i in everyone if i not in live and any(joins(args, plan, i.name, w) for w in plan["workloads"])]
     done, series, watched = overload_rows.read_csv(path), overload_rows.read_csv(spath), overload_rows.read_csv(wpath)
     again = {(i.name, w) for i in live for w in plan["workloads"]}
     done = [r for r in done if (r["config"], r["workload"]) not in again]
@@ -127,10 +129,18 @@ def run(args, live, plan, rows, pdir, out):
 def planned(args, plan, names):
     """(runs of the first rounds, runs at decisive points at most, seconds per run) for the configurations named
     (phase_instances has already narrowed them to the phase's)."""
-    n = args.overload_rounds * len(overload_rows.FRACTIONS) * sum(1 for w in plan["workloads"] for c in names if serves(c, w))
+    n = args.overload_rounds * sum(len(points_of(w, overload_rows.FRACTIONS, "overload_fractions"))
+                                   for w in plan["workloads"] for c in names if serves(c, w) and joins(args, plan, c, w))
     extra = max(0, args.overload_decisive_rounds - args.overload_rounds) * len(names) \
         * min(args.overload_decisive_points, len(overload_rows.FRACTIONS) * len(plan["workloads"]))
     return n, extra, args.overload_duration
+
+
+def joins(args, plan, name, wname):
+    """Whether a configuration takes part in the overload of a workload: one of the phase's configurations, or one the
+    plan adds for that workload alone (overload_also: unbounded at the mixed workload, whose targets compare with it)."""
+    return bool(phase_configs(args, plan, "overload_configs", [name])) \
+        or name in plan.get("overload_also", {}).get(wname, ())
 
 
 def run_round(args, live, plan, rows, pdir, rnd, done, files, only=None):
@@ -140,8 +150,9 @@ def run_round(args, live, plan, rows, pdir, rnd, done, files, only=None):
         if only is not None and wname not in {x for x, _ in only}:
             continue
         w = WORKLOADS[wname]
-        mine = [i for i in live if serves(i.name, wname)]
-        ref, ref_cap, rates = overload_rows.offered(rows, [i.name for i in mine], wname)
+        mine = [i for i in live if serves(i.name, wname) and joins(args, plan, i.name, wname)]
+        ref, ref_cap, rates = overload_rows.offered(rows, [i.name for i in mine], wname,
+                                                    points_of(wname, overload_rows.FRACTIONS, "overload_fractions"))
         if not rates:
             log(f"overload {wname}: no closed-model capacity to derive the rates from; skipped")
         for fraction, rate in rates:
@@ -186,7 +197,7 @@ def point(args, inst, wname, w, fraction, rate, conns, duration, timeout, pdir, 
     db, out_json = os.path.join(pdir, name + ".db"), os.path.join(pdir, name + ".json")
     if os.path.exists(db):
         os.remove(db)  # oha appends to an existing table
-    url = f"{inst.url}{w.get('path', WORK_PATH)}?{w['params']}"
+    url = target(urls(inst.url, w), os.path.join(pdir, name + ".urls"))
     # From the status read before the point to the one after its drain: the CPU of the requests that were still
     # queued or running when oha stopped counts against the completions they made.
     seen = watch.Watch(inst.pid, (lambda: status(inst)) if has_counters else None).start()

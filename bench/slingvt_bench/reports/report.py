@@ -176,7 +176,8 @@ def markdown(d, meta, lead=""):
     for w in d.workloads:
         wl = meta.get("workloads", {}).get(w, {})
         path = wl.get("path", "") + "?" if wl.get("path") else ""
-        L.append(f"- **{w}** — {wl.get('desc', '')}: `{path}{wl.get('params', '')}`")
+        what = " or ".join(f"`{p}?{q}`" for p, q in wl["mix"]) if wl.get("mix") else f"`{path}{wl.get('params', '')}`"
+        L.append(f"- **{w}** — {wl.get('desc', '')}: {what}")
     L.append("")
 
     if lead:

@@ -12,11 +12,11 @@ from slingvt_bench.core.rows import num
 from slingvt_bench.samples.sampling import proc_cpu_seconds
 
 WATCH_PERIOD_S = 2.0
-# patience_ms: the clients' patience the admission queue has learned (0: not yet, the queue timeout stands in).
+# newest_first: 1 while the admission queue serves its newest first (in overload), 0 in arrival order.
 # carriers_mounted / carriers_queued: the virtual thread scheduler's counts at the read (JDK 24+; blank where the
 # status has none), what `auto`'s law reads: a limit that falls shows whether the carriers' queue held it down.
 WATCH_FIELDS = ["config", "workload", "fraction", "round", "second", "limit", "in_flight", "queued", "completed",
-                "cpu_pct", "patience_ms", "carriers_mounted", "carriers_queued"]
+                "cpu_pct", "newest_first", "carriers_mounted", "carriers_queued"]
 
 
 class Watch:
@@ -77,7 +77,7 @@ class Watch:
         self.samples.append(dict(second=round(now - self._t0, 1), limit=s.get("concurrencyLimit", ""),
                                  in_flight=s.get("inFlight", ""), queued=s.get("queued", ""),
                                  completed=s.get("completed", ""), cpu_pct=pct,
-                                 patience_ms=s.get("clientPatienceMillis", ""),
+                                 newest_first=int(s["newestFirst"]) if "newestFirst" in s else "",
                                  carriers_mounted=scheduler.get("mountedVirtualThreadCount", ""),
                                  carriers_queued=scheduler.get("queuedVirtualThreadCount", "")))
 

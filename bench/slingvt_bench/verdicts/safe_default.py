@@ -6,7 +6,7 @@ import os
 from slingvt_bench.core import open_rows, overload_rows
 from slingvt_bench.core.rows import fmt_ratio, num, rate_point
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
-from slingvt_bench.verdicts import open_rounds, overload as overload_open_report
+from slingvt_bench.verdicts import mixed, open_rounds, overload as overload_open_report
 from slingvt_bench.verdicts.host_state import host_explains
 from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, better_kernel, judged, verdict
 
@@ -82,9 +82,9 @@ def judged_targets(out, d):
     (target, measured, verdict) in the order of the results."""
     rows = closed(d)
     rows += open_p99(open_rows.read_csv(os.path.join(out, "openmodel.csv")), closed=d.rows)
-    rows += [(f"overload {t}", m, vd) for t, m, vd in
-             overload_open_report.targets(overload_rows.read_csv(os.path.join(out, "overload.csv")),
-                                          closed=d.rows)]
+    over = overload_rows.read_csv(os.path.join(out, "overload.csv"))
+    rows += [(f"overload {t}", m, vd) for t, m, vd in overload_open_report.targets(over, closed=d.rows)]
+    rows += mixed.targets(open_rows.read_csv(os.path.join(out, "openmodel.csv")), over, d.rows)
     missed = [t for t in rows if t[2].startswith("MISSED")]
     undecided = [t for t in rows if t[2].startswith("undecided")]
     met = [t for t in rows if t[2] == "met"]

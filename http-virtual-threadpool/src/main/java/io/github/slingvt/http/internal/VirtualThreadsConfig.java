@@ -28,8 +28,9 @@ public @interface VirtualThreadsConfig {
             name = "Max concurrent requests",
             description = "Virtual mode only. auto (the default): admission by the carrier threads, starting at 200 "
                     + "and judged every half second: when more runnable virtual threads than carriers waited for a "
-                    + "carrier the whole time, that backlog beyond one per carrier is cut from the limit (requests "
-                    + "that wait off the carriers are never cut); when a carrier had room while requests wait for "
+                    + "carrier the whole time, the limit falls to what keeps the carriers busy: the requests that "
+                    + "wait off the carriers (never cut), one running and one queued per carrier and the square root "
+                    + "of the waits as a margin; when a carrier had room while requests wait for "
                     + "admission, the limit doubles; always between the adaptive min and max limits (on JDK 21 to 23 "
                     + "this process's CPU time stands in for the carriers). The rest wait, first in first out, up to the "
                     + "client timeout; while the queue is in overload (its oldest waited over 100 ms the whole half "

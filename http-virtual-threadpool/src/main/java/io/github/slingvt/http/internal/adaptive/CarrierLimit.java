@@ -9,9 +9,11 @@ package io.github.slingvt.http.internal.adaptive;
  * interval, as CoDel judges a network queue, so that a burst of wake-ups is not mistaken for saturation):
  * <ul>
  * <li><b>Standing queue</b> (more than {@link #QUEUED_PER_CARRIER} runnable per carrier at every reading): the
- * backlog beyond that is cut from the limit: the limit becomes the running requests minus that excess (Vegas: lower
- * the window by the queue it measured). Requests that wait off the carriers are kept whatever their number, and so is
- * one queued per carrier, so the carriers stay busy. The next cut waits until the last one is in force (no more
+ * backlog is cut: the limit falls to what keeps the carriers busy and nothing more, the requests that waited off the
+ * carriers (at their most in the interval: requests admitted together run their CPU work together, and a reading in
+ * that moment sees them runnable, not waiting), one running and one queued per carrier, and the square root of those
+ * waits, the spread of how many come back to the carriers at once when waits end at random. Requests that wait are
+ * kept whatever their number: they cost no carrier. The next cut waits until the last one is in force (no more
  * running than the limit).</li>
  * <li><b>Room</b> (fewer than that at some reading: a carrier may have idled) while requests wait for admission and
  * the limit is at least half used: the limit doubles, so a load that waits reaches any concurrency it needs in a few
@@ -45,6 +47,7 @@ public final class CarrierLimit {
     private int limit;
     private int readings;
     private long smallestQueue = Long.MAX_VALUE;
+    private long mostWaits;
     private double cpuTotal;
     private int cpuReadings;
 
@@ -82,6 +85,7 @@ public final class CarrierLimit {
             return limit;
         }
         smallestQueue = Math.min(smallestQueue, reading.queued());
+        mostWaits = Math.max(mostWaits, Math.max(0, running - reading.mounted() - reading.queued()));
         if (reading.cpuShare() >= 0) {
             cpuTotal += reading.cpuShare();
             cpuReadings++;
@@ -90,26 +94,34 @@ public final class CarrierLimit {
             return limit;
         }
         long queue = smallestQueue;
+        long waits = mostWaits;
         double cpu = cpuReadings == 0 ? -1 : cpuTotal / cpuReadings;
         readings = 0;
         smallestQueue = Long.MAX_VALUE;
+        mostWaits = 0;
         cpuTotal = 0;
         cpuReadings = 0;
-        judge(reading, queue, cpu, running, waiting);
+        judge(reading, queue, waits, cpu, running, waiting);
         return limit;
     }
 
-    private void judge(CarrierReading reading, long queue, double cpu, int running, int waiting) {
-        long kept = (long) QUEUED_PER_CARRIER * reading.parallelism();
-        boolean standing = reading.counts() ? queue > kept : cpu >= CPU_BUSY;
+    /** What a cut keeps: every wait, a running and {@link #QUEUED_PER_CARRIER} queued per carrier, and √waits. */
+    static long kept(int carriers, long waits) {
+        return waits + (1L + QUEUED_PER_CARRIER) * carriers + (long) Math.ceil(Math.sqrt(waits));
+    }
+
+    private void judge(CarrierReading reading, long queue, long waits, double cpu, int running, int waiting) {
+        long queuedKept = (long) QUEUED_PER_CARRIER * reading.parallelism();
+        boolean standing = reading.counts() ? queue > queuedKept : cpu >= CPU_BUSY;
         if (standing) {
             if (running <= limit) {
-                long target = reading.counts() ? running - (queue - kept) : (long) Math.floor(running * CPU_BUSY);
+                long target = reading.counts() ? kept(reading.parallelism(), waits)
+                        : (long) Math.floor(running * CPU_BUSY);
                 limit = (int) Math.max(min, Math.min(limit, target));
             }
             return;
         }
-        boolean room = reading.counts() ? queue < kept : cpu >= 0;
+        boolean room = reading.counts() ? queue < queuedKept : cpu >= 0;
         if (room && waiting > 0 && running * 2L >= limit) {
             limit = (int) Math.min(max, limit * 2L);
         }

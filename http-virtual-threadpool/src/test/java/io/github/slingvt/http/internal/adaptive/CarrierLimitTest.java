@@ -32,10 +32,22 @@ class CarrierLimitTest {
     }
 
     @Test
-    void aStandingQueueIsCutFromTheLimitKeepingOneQueuedPerCarrierAndEveryWait() {
+    void aStandingQueueIsCutToEveryWaitABusyCarrierWithOneQueuedAndTheSquareRootOfTheWaits() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
         // 1,000 running: 2 on the carriers, 150 queued for them the whole interval, the other 848 wait off them.
-        assertThat(interval(limit, 150, 1_000, 500)).isEqualTo(1_000 - (150 - CARRIERS * CarrierLimit.QUEUED_PER_CARRIER));
+        assertThat(interval(limit, 150, 1_000, 500)).isEqualTo(848 + 2 + 2 + 30);
+        assertThat(CarrierLimit.kept(CARRIERS, 848)).isEqualTo(882);
+    }
+
+    @Test
+    void theWaitsKeptAreTheMostSeenInTheInterval() {
+        CarrierLimit limit = new CarrierLimit(20, 10_000, 1_000);
+        // Requests admitted together run their CPU work together: at one reading 700 are runnable, 298 wait.
+        long[] queued = {150, 700, 150, 150, 150};
+        for (long q : queued) {
+            limit.update(CarrierReading.ofCounts(CARRIERS, CARRIERS, q), 1_000, 0);
+        }
+        assertThat(limit.limit()).isEqualTo(CarrierLimit.kept(CARRIERS, 848));
     }
 
     @Test
@@ -51,9 +63,10 @@ class CarrierLimitTest {
     @Test
     void aCutWaitsUntilTheCutBeforeIsInForce() {
         CarrierLimit limit = new CarrierLimit(20, 10_000, 200);
-        assertThat(interval(limit, 102, 200, 0)).isEqualTo(100);
-        assertThat(interval(limit, 102, 180, 0)).as("180 still run: the cut to 100 is not in force").isEqualTo(100);
-        assertThat(interval(limit, 52, 100, 0)).isEqualTo(50);
+        int first = (int) CarrierLimit.kept(CARRIERS, 200 - 2 - 102);
+        assertThat(interval(limit, 102, 200, 0)).isEqualTo(first).isEqualTo(110);
+        assertThat(interval(limit, 102, 180, 0)).as("180 still run: the cut to 110 is not in force").isEqualTo(first);
+        assertThat(interval(limit, 52, 100, 0)).isEqualTo(CarrierLimit.kept(CARRIERS, 100 - 2 - 52));
     }
 
     @Test

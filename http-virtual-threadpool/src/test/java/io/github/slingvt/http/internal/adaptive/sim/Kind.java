@@ -18,6 +18,11 @@ record Kind(String name, double cpuMillis, int waits, double waitMillis) {
     static final Kind WAIT_100MS = new Kind("wait 100ms", 0.2, 1, 100);
     /** A call that waits a second (R1s). */
     static final Kind WAIT_1S = new Kind("wait 1s", 0.2, 1, 1_000);
+    /**
+     * A call that waits 100 ms and works 0.6 ms on a carrier (the benchmark's R100ms: repository reads and hashing
+     * around its wait): 1,000 clients per carrier keep the carriers saturated while most requests wait.
+     */
+    static final Kind WAIT_100MS_WORK = new Kind("wait 100ms + 0.6ms", 0.6, 1, 100);
     /** A page: 2 ms of rendering in five pieces between four repository reads of 10 ms. */
     static final Kind PAGE = new Kind("page", 2, 4, 10);
 

@@ -15,7 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stream, the law answers at least {@link #OF_BEST} of the better of unbounded admission and a pool of 200, in the
  * closed model (answers) and in the open model (answers within the clients' 10 s). The mix: half the requests render
  * for 5 ms, half wait a second with 0.2 ms of CPU. Closed with 1,000 clients per carrier; open at 90 % and 130 % of
- * the carriers' capacity. Pages (C = 100 per carrier) wait and fill the CPU too, and join the closed cases.
+ * the carriers' capacity. Pages (C = 100 per carrier) wait and fill the CPU too, and join the closed cases, as do
+ * calls that wait 100 ms around 0.6 ms of work with 1,000 clients per carrier (the benchmark's R100ms), on 1 carrier
+ * too (a container confined to one CPU).
  */
 class MixedLoadTest {
 
@@ -37,11 +39,13 @@ class MixedLoadTest {
     }
 
     static Stream<Arguments> cases() {
-        return IntStream.of(2, 8, 32, 64).boxed().flatMap(p -> Stream.of(
+        Stream<Arguments> saturatedWaits = IntStream.of(1, 2, 8, 32, 64).boxed().map(p -> Arguments.of(p,
+                Load.closed(1_000 * p, Load.only(Kind.WAIT_100MS_WORK), "wait 100ms + 0.6ms C=1000P")));
+        return Stream.concat(saturatedWaits, IntStream.of(2, 8, 32, 64).boxed().flatMap(p -> Stream.of(
                 Arguments.of(p, Load.closed(1_000 * p, mix(), "mixed C=1000P")),
                 Arguments.of(p, Load.closed(100 * p, Load.only(Kind.PAGE), "page C=100P")),
                 Arguments.of(p, Load.open(p, 0.9, mix(), "mixed open 90%")),
-                Arguments.of(p, Load.open(p, 1.3, mix(), "mixed open 130%"))));
+                Arguments.of(p, Load.open(p, 1.3, mix(), "mixed open 130%")))));
     }
 
     @ParameterizedTest(name = "{0} carriers, {1}")

@@ -3,13 +3,11 @@ package io.github.slingvt.http.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -25,22 +23,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AdmissionGateTest {
 
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    /** The gate's time of arrivals, admissions and timeouts, in nanoseconds, moved by hand. */
-    private final AtomicLong clock = new AtomicLong();
-    private final AdmissionGate gate = new AdmissionGate(timer, clock::get);
-    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final HandClockGate hand = new HandClockGate(timer);
+    private final AdmissionGate gate = hand.gate;
+    private final List<String> events = hand.events;
 
     @AfterEach
     void stopTimer() {
         timer.shutdownNow();
-    }
-
-    private void enter(String name) {
-        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
-    }
-
-    private void at(long millis) {
-        clock.set(TimeUnit.MILLISECONDS.toNanos(millis));
     }
 
     private List<String> admitted() {
@@ -51,7 +40,7 @@ class AdmissionGateTest {
     void unboundedAdmitsEverything() {
         gate.setLimits(0, 0, 1000);
         for (int i = 0; i < 1000; i++) {
-            enter("r" + i);
+            hand.enter("r" + i);
         }
         assertThat(events).hasSize(1000).allMatch(e -> e.startsWith("admit"));
         assertThat(gate.running()).isEqualTo(1000);
@@ -60,9 +49,9 @@ class AdmissionGateTest {
     @Test
     void waitersAreAdmittedInOrderWhenSlotsFree() {
         gate.setLimits(1, 10, 60_000);
-        enter("a");
-        enter("b");
-        enter("c");
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
         assertThat(events).containsExactly("admit a");
         assertThat(gate.queued()).isEqualTo(2);
         gate.exit();
@@ -76,9 +65,9 @@ class AdmissionGateTest {
     @Test
     void fullQueueRejectsAtOnce() {
         gate.setLimits(1, 1, 60_000);
-        enter("a");
-        enter("b");
-        enter("c");
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
         assertThat(events).containsExactly("admit a", "reject c");
         assertThat(gate.queued()).isEqualTo(1);
     }
@@ -86,9 +75,9 @@ class AdmissionGateTest {
     @Test
     void raisingTheLimitDrainsTheQueue() {
         gate.setLimits(1, 10, 60_000);
-        enter("a");
-        enter("b");
-        enter("c");
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
         gate.setLimits(0, 10, 60_000);
         assertThat(events).containsExactly("admit a", "admit b", "admit c");
         assertThat(gate.queued()).isZero();
@@ -97,13 +86,13 @@ class AdmissionGateTest {
     @Test
     void aWaiterWhoseStartThrowsLeavesTheOthersTakenOffTheQueueToRun() {
         gate.setLimits(1, 10, 60_000);
-        enter("a");
+        hand.enter("a");
         gate.enter(() -> {
             events.add("admit b");
             throw new IllegalStateException("b cannot start");
         }, () -> events.add("reject b"));
-        enter("c");
-        enter("d");
+        hand.enter("c");
+        hand.enter("d");
         gate.setLimits(0, 10, 60_000);
         assertThat(events).containsExactly("admit a", "admit b", "admit c", "admit d");
         assertThat(gate.queued()).isZero();
@@ -143,7 +132,7 @@ class AdmissionGateTest {
         gate.setLimits(1, 10, 60_000);
         assertThat(gate.tryEnter()).isTrue();
         assertThat(gate.tryEnter()).isFalse();
-        enter("b");
+        hand.enter("b");
         gate.setLimits(3, 10, 60_000);
         assertThat(events).as("the waiter took the first slot the raised cap freed").containsExactly("admit b");
         assertThat(gate.tryEnter()).isTrue();
@@ -158,17 +147,17 @@ class AdmissionGateTest {
      */
     private void overload(int maxQueued) {
         gate.setLimits(1, maxQueued, 60_000);
-        at(0);
-        enter("a");
-        enter("old0");
-        enter("old1");
-        at(500);
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("old0");
+        hand.enter("old1");
+        hand.at(500);
         for (int i = 0; i < 10; i++) {
-            enter("new" + i);
+            hand.enter("new" + i);
         }
-        at(600);
+        hand.at(600);
         gate.exit();
-        at(1_000);
+        hand.at(1_000);
     }
 
     @Test
@@ -186,21 +175,21 @@ class AdmissionGateTest {
     void onceNewestFirstTheQueueDrainsNewestFirstAndIsServedInOrderAgainOnceItRanEmpty() {
         overload(1_000);
         gate.exit();
-        at(1_200);
-        enter("late");
+        hand.at(1_200);
+        hand.enter("late");
         // One answer every 100 ms, nobody joins: the backlog drains, from the newest on.
         for (long t = 1_300; gate.queued() > 0; t += 100) {
-            at(t);
+            hand.at(t);
             assertThat(gate.newestFirst()).as("at %d ms, %d waiting", t, gate.queued()).isTrue();
             gate.exit();
         }
         assertThat(admitted()).containsExactly("a", "old0", "new9", "late", "new8", "new7", "new6", "new5", "new4",
                 "new3", "new2", "new1", "new0", "old1");
-        at(2_500);
-        enter("x");
-        enter("y");
+        hand.at(2_500);
+        hand.enter("x");
+        hand.enter("y");
         assertThat(gate.newestFirst()).as("the interval in which it ran empty is judged").isFalse();
-        at(2_600);
+        hand.at(2_600);
         gate.exit();
         assertThat(admitted()).last().isEqualTo("x");
     }
@@ -208,17 +197,17 @@ class AdmissionGateTest {
     @Test
     void aStandingQueueThatStaysLevelIsServedInOrderHoweverLongItsOldestWaited() {
         gate.setLimits(1, 1_000, 60_000);
-        at(0);
-        enter("a");
+        hand.at(0);
+        hand.enter("a");
         for (int i = 0; i < 20; i++) {
-            enter("w" + i);
+            hand.enter("w" + i);
         }
         // A closed loop for 5 s: each answer brings its client's next request, four an interval. Every waiter waits
         // twenty answers, 2.5 s, at the head of a queue that never drains.
         for (int step = 1; step <= 40; step++) {
-            at(step * 125L);
+            hand.at(step * 125L);
             gate.exit();
-            enter("w" + (19 + step));
+            hand.enter("w" + (19 + step));
         }
         assertThat(admitted()).containsExactlyElementsOf(Stream.concat(Stream.of("a"),
                 IntStream.range(0, 40).mapToObj(i -> "w" + i)).toList());
@@ -236,24 +225,24 @@ class AdmissionGateTest {
     void aBurstWhoseOldestWaitedLessThanTheTargetAtAnAdmissionIsServedInOrder(long firstAdmissionMillis,
             String third) {
         gate.setLimits(1, 1_000, 60_000);
-        at(0);
-        enter("a");
-        enter("b0");
-        at(400);
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("b0");
+        hand.at(400);
         gate.exit();
-        at(450);
+        hand.at(450);
         for (int i = 0; i < 20; i++) {
-            enter("c" + i);
+            hand.enter("c" + i);
         }
-        at(firstAdmissionMillis);
+        hand.at(firstAdmissionMillis);
         gate.exit();
-        at(600);
+        hand.at(600);
         for (int i = 0; i < 10; i++) {
-            enter("d" + i);
+            hand.enter("d" + i);
         }
-        at(900);
+        hand.at(900);
         gate.exit();
-        at(1_000);
+        hand.at(1_000);
         gate.exit();
         assertThat(admitted()).containsExactly("a", "b0", "c0", "c1", third);
     }
@@ -261,9 +250,9 @@ class AdmissionGateTest {
     @Test
     void aFullQueueServingTheNewestFirstRefusesItsOldestInsteadOfTheNewcomer() {
         overload(12);
-        enter("x");
+        hand.enter("x");
         assertThat(gate.queued()).as("room for one more").isEqualTo(12);
-        enter("y");
+        hand.enter("y");
         assertThat(events).as("old1, the oldest, is answered now").endsWith("reject old1");
         assertThat(gate.queued()).isEqualTo(12);
         gate.exit();
@@ -276,12 +265,12 @@ class AdmissionGateTest {
     @Test
     void aFullQueueServedInOrderRefusesTheNewcomerHoweverLongItsOldestWaited() {
         gate.setLimits(1, 2, 60_000);
-        at(0);
-        enter("a");
-        enter("b");
-        enter("c");
-        at(5_000);
-        enter("d");
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
+        hand.at(5_000);
+        hand.enter("d");
         assertThat(events).containsExactly("admit a", "reject d");
         assertThat(gate.newestFirst()).isFalse();
         gate.exit();

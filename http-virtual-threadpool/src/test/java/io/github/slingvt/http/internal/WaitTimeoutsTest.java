@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 
@@ -42,32 +40,24 @@ class WaitTimeoutsTest {
     }
 
     private final CountingTimer timer = new CountingTimer();
-    private final AtomicLong clock = new AtomicLong();
-    private final AdmissionGate gate = new AdmissionGate(timer, clock::get);
-    private final List<String> events = new CopyOnWriteArrayList<>();
+    private final HandClockGate hand = new HandClockGate(timer);
+    private final AdmissionGate gate = hand.gate;
+    private final List<String> events = hand.events;
 
     @AfterEach
     void stopTimer() {
         timer.shutdownNow();
     }
 
-    private void enter(String name) {
-        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
-    }
-
-    private void at(long millis) {
-        clock.set(TimeUnit.MILLISECONDS.toNanos(millis));
-    }
-
     @Test
     void manyWaitersTimeOutIntoRejectEachExactlyOnceInArrivalOrderOnOneTimerTask() throws Exception {
         gate.setLimits(1, 10_000, 100);
-        enter("a");
+        hand.enter("a");
         for (int i = 0; i < 1_000; i++) {
-            enter("w" + i);
+            hand.enter("w" + i);
         }
         assertThat(timer.getQueue()).as("one task for a thousand waits").hasSize(1);
-        at(100);
+        hand.at(100);
         // The timer refuses them outside the gate's lock: wait for the last answer, not for the empty queue.
         await("all timed out", () -> events.size() == 1_001);
         assertThat(gate.queued()).isZero();
@@ -86,17 +76,17 @@ class WaitTimeoutsTest {
     @Test
     void theOldestTimeOutFirstAndTheYoungerWaitForTheirOwnTime() throws Exception {
         gate.setLimits(1, 100, 100);
-        at(0);
-        enter("a");
-        enter("b");
-        at(40);
-        enter("c");
-        enter("d");
-        at(120);
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("b");
+        hand.at(40);
+        hand.enter("c");
+        hand.enter("d");
+        hand.at(120);
         await("b timed out", () -> events.contains("reject b"));
         assertThat(events).containsExactly("admit a", "reject b");
         assertThat(gate.queued()).as("c and d waited 80 ms of their 100").isEqualTo(2);
-        at(140);
+        hand.at(140);
         await("c and d timed out", () -> events.contains("reject d"));
         assertThat(events).containsExactly("admit a", "reject b", "reject c", "reject d");
     }
@@ -104,9 +94,9 @@ class WaitTimeoutsTest {
     @Test
     void waitersAdmittedBeforeTheirTimeCostTheTimerNothing() {
         gate.setLimits(1, 10_000, 60_000);
-        enter("a");
+        hand.enter("a");
         for (int i = 0; i < 1_000; i++) {
-            enter("w" + i);
+            hand.enter("w" + i);
             gate.exit();
         }
         assertThat(events).hasSize(1_001).allMatch(e -> e.startsWith("admit"));
@@ -133,18 +123,18 @@ class WaitTimeoutsTest {
     @Test
     void aLoweredTimeoutAppliesToTheWaitersAlreadyQueued() throws Exception {
         gate.setLimits(1, 10, 60_000);
-        at(0);
-        enter("a");
-        enter("b");
-        enter("c");
-        at(150);
-        enter("d");
-        at(200);
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
+        hand.at(150);
+        hand.enter("d");
+        hand.at(200);
         gate.setLimits(1, 10, 100);
         await("b and c timed out at once", () -> events.contains("reject c"));
         assertThat(events).containsExactly("admit a", "reject b", "reject c");
         assertThat(gate.queued()).as("d waited 50 ms of the new 100").isEqualTo(1);
-        at(250);
+        hand.at(250);
         await("d timed out", () -> events.contains("reject d"));
         assertThat(events).containsExactly("admit a", "reject b", "reject c", "reject d");
     }
@@ -152,9 +142,9 @@ class WaitTimeoutsTest {
     @Test
     void aRequestThatWouldWaitOnceTheTimerIsShutDownIsRefusedAtOnce() {
         gate.setLimits(1, 10, 60_000);
-        enter("a");
+        hand.enter("a");
         timer.shutdown();
-        enter("b");
+        hand.enter("b");
         assertThat(events).containsExactly("admit a", "reject b");
         assertThat(gate.queued()).isZero();
     }
@@ -162,11 +152,11 @@ class WaitTimeoutsTest {
     @Test
     void aTimerShutDownWhileRequestsWaitRefusesThemAllAtTheNextArrival() {
         gate.setLimits(1, 10, 60_000);
-        enter("a");
-        enter("b");
-        enter("c");
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
         timer.shutdown();
-        enter("d");
+        hand.enter("d");
         assertThat(events).as("nothing would time them out").containsExactly("admit a", "reject b", "reject c",
                 "reject d");
         assertThat(gate.queued()).isZero();
@@ -177,16 +167,16 @@ class WaitTimeoutsTest {
     @Test
     void waitersLeftWhenTheTimerIsShutDownStillTimeOut() throws Exception {
         gate.setLimits(1, 10, 100);
-        at(0);
-        enter("a");
-        enter("b");
-        at(50);
-        enter("c");
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("b");
+        hand.at(50);
+        hand.enter("c");
         // The component stops: its timer is shut down, no request arrives any more. The task it holds still runs.
         timer.shutdown();
-        at(120);
+        hand.at(120);
         await("b timed out", () -> events.contains("reject b"));
-        at(500);
+        hand.at(500);
         await("c timed out too", () -> events.contains("reject c"));
         assertThat(events).containsExactly("admit a", "reject b", "reject c");
     }
@@ -194,8 +184,8 @@ class WaitTimeoutsTest {
     @Test
     void aRequestThatArrivesWhileTheTimerRefusesTheExpiredStillTimesOut() throws Exception {
         gate.setLimits(1, 10, 100);
-        at(0);
-        enter("a");
+        hand.at(0);
+        hand.enter("a");
         CountDownLatch refusing = new CountDownLatch(1);
         CountDownLatch arrived = new CountDownLatch(1);
         gate.enter(() -> events.add("admit b"), () -> {
@@ -203,12 +193,12 @@ class WaitTimeoutsTest {
             refusing.countDown();
             awaitLatch(arrived);
         });
-        at(100);
+        hand.at(100);
         // The timer's run refuses b, the only waiter, and finds nobody left to time out; meanwhile c arrives.
         assertThat(refusing.await(10, TimeUnit.SECONDS)).isTrue();
-        enter("c");
+        hand.enter("c");
         arrived.countDown();
-        at(300);
+        hand.at(300);
         await("c timed out", () -> events.contains("reject c"));
         assertThat(events).containsExactly("admit a", "reject b", "reject c");
     }

@@ -1,0 +1,33 @@
+package io.github.slingvt.http.internal;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An admission gate on a clock moved by hand, its requests named and their outcomes recorded in order ("admit a",
+ * "reject b"): the fixture of the gate's order and timeout tests.
+ */
+final class HandClockGate {
+
+    /** The gate's time of arrivals, admissions and timeouts, in nanoseconds. */
+    final AtomicLong clock = new AtomicLong();
+    final AdmissionGate gate;
+    final List<String> events = new CopyOnWriteArrayList<>();
+
+    HandClockGate(ScheduledExecutorService timer) {
+        this.gate = new AdmissionGate(timer, clock::get);
+    }
+
+    /** A request named {@code name} enters; its outcome is recorded. */
+    void enter(String name) {
+        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
+    }
+
+    /** Moves the clock to {@code millis}. */
+    void at(long millis) {
+        clock.set(TimeUnit.MILLISECONDS.toNanos(millis));
+    }
+}

@@ -60,9 +60,9 @@ public class AdaptiveModeIT extends AbstractHttpThreadsTestSupport {
         assertEquals(report, Map.of(), adaptive.failures());
         assertEquals(report, Map.of(), unbounded.failures());
         assertTrue(report, adaptive.ok() > 0 && unbounded.ok() > 0);
-        // Unbounded: nearly every client's request is in flight at once at some moment (the mean is lower because
-        // the clients share the carriers with the server in this JVM).
-        assertTrue(report, unbounded.maxInFlight() > CLIENTS * 0.8);
+        // Unbounded: most clients' requests are in flight at once at some moment (the clients share the carriers
+        // with the server in this JVM, so not all of them: peaks of 296-300 in eight runs, 227 in one CI run).
+        assertTrue(report, unbounded.maxInFlight() > CLIENTS / 2);
         // The cap holds the peak below unbounded's, which is nearly every client (measured in eight runs: adaptive
         // max 114-142, unbounded 296-300). The mean is printed, not asserted: the limit grows while the carriers
         // are saturated and falls back after the load, so it swings (adaptive mean 73-134 vs unbounded 140-197,

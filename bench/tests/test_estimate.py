@@ -5,7 +5,7 @@ import json
 import os
 import unittest
 
-from slingvt_bench.core import estimate
+from slingvt_bench.core import estimate, overload_rows
 from slingvt_bench.plan import cli
 from slingvt_bench.plan.plans import FULL
 
@@ -22,7 +22,7 @@ def full_args(**over):
              warmup=FULL["warmup"], duration=FULL["duration"], open_decisive_rounds=FULL["open_decisive_rounds"],
              open_decisive_points=FULL["open_decisive_points"], overload_rounds=1,
              overload_decisive_rounds=FULL["overload_decisive_rounds"],
-             overload_decisive_points=FULL["overload_decisive_points"], overload_duration=60)
+             overload_decisive_points=FULL["overload_decisive_points"], overload_duration=overload_rows.DURATION_S)
     a.update(over)
     return argparse.Namespace(**a)
 
@@ -40,12 +40,13 @@ class EstimateTest(unittest.TestCase):
         self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.04)
 
     def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
-        text = cli.run_estimate(full_args(), dict(FULL), 105 + 2 * 7 * 5)
-        # closed 175 x 27 s (5 workloads x 4 C and mixed at C = 1,000, 5 configurations), open model (44 + 2 rounds x
-        # 3 compared configurations x 10 points) x 18 s, overload (33 + 2 x 3 x 3) x 65 s (the mixed workload at
-        # 130 % with unbounded too), the host probe and the drains before and after included in each
-        self.assertEqual(text, "about 2 h 52 min at most (start and warm-up 7 min, closed model 1 h 19 min, "
-                               "open model 31 min, overload 55 min)")
+        text = cli.run_estimate(full_args(), dict(FULL), 105 + 2 * 3 * 5)
+        # closed (105 + 2 rounds x 3 decisive points x 5 configurations) x 27 s (5 workloads x 4 C and mixed at
+        # C = 1,000), open model (44 + 2 rounds x 3 compared configurations x 7 points) x 18 s, overload (33 + 2 x 3
+        # x 2) x 35 s (the mixed workload at 130 % with unbounded too), the host probe and the drains before and after
+        # included in each: it fits one sitting of about two hours (bench/METHOD.md, "One sitting")
+        self.assertEqual(text, "about 2 h 0 min at most (start and warm-up 7 min, closed model 1 h 1 min, "
+                               "open model 26 min, overload 26 min)")
 
     def test_phases_left_out_are_not_counted(self):
         text = cli.run_estimate(full_args(no_open_model=True, no_overload=True), dict(FULL), 100)

@@ -9,7 +9,10 @@ from slingvt_bench.core.rows import median_rounds
 FRACTIONS = (1.3, 2.0)
 
 
-DURATION_S = 60
+# Seconds of load per overload point: three client timeouts (TIMEOUT_S), so that a queue has filled and been cut for
+# 20 s of the run; the admission settles in half-second intervals (docs/design/admission.md). 60 s until 0.2.0, when
+# the plan had to fit one sitting of about two hours (bench/METHOD.md, "One sitting").
+DURATION_S = 30
 
 
 QUICK_DURATION_S = 20

@@ -12,7 +12,7 @@ from slingvt_bench.core.setups import DRAIN_TIMEOUT, WORKLOADS, WORK_PATH, point
 from slingvt_bench.load import oha as openload
 from slingvt_bench.load.points import ensure_running, note_failure
 from slingvt_bench.load.runner import run_oha
-from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_instances
+from slingvt_bench.plan.plans import FULL, add_decisive_args, check_decisive_args, phase_instances
 from slingvt_bench.samples import hostprobe
 from slingvt_bench.samples.sampling import wait_quiet
 from slingvt_bench.verdicts import open_rounds
@@ -23,7 +23,8 @@ def add_args(ap):
                     help="skip the open-model latency (oha, every configuration at 50 %% and 90 %% of "
                          "kernel-200's capacity)")
     add_decisive_args(ap, "open", "open-model", "the open model's first round",
-                      "every point of the p99 target (closest to the goal first, bench/METHOD.md: Open-model rounds)", 10)
+                      "the points of the p99 target closest to their goal (bench/METHOD.md: Open-model rounds)",
+                      FULL["open_decisive_points"])
 
 
 def check_args(args, plan):

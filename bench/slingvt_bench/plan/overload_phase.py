@@ -14,7 +14,7 @@ from slingvt_bench.load import overload_oha as ov
 from slingvt_bench.load.oha import target
 from slingvt_bench.load.points import ensure_running, note_failure
 from slingvt_bench.load.runner import run_oha
-from slingvt_bench.plan.plans import add_decisive_args, check_decisive_args, phase_configs, phase_instances
+from slingvt_bench.plan.plans import FULL, add_decisive_args, check_decisive_args, phase_configs, phase_instances
 from slingvt_bench.samples import hostprobe, overload_watch as watch
 from slingvt_bench.samples.sampling import wait_quiet
 from slingvt_bench.verdicts import judge, overload_decisive
@@ -36,7 +36,7 @@ def add_args(ap):
                          "target against the default's own capacity its median round (default 1)")
     add_decisive_args(ap, "overload", "overload", "--overload-rounds",
                       "the decisive overload points (a target of the default within 15 %% or twice the A/A spread of "
-                      "its goal, the client with connections to spare)", 3)
+                      "its goal, the client with connections to spare)", FULL["overload_decisive_points"])
     ap.add_argument("--no-overload", action="store_true",
                     help="skip the open-model overload (every configuration at 130 %% and 200 %% of kernel-200's "
                          "capacity)")

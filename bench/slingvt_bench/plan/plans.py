@@ -19,22 +19,23 @@ def phase_instances(args, plan, key, live):
 # The warm-up is 60 s: on a 2-core machine whose CPU is slow, 30 s left the JIT compiling through the first points.
 # Issue #27 judges auto against the two kernel pools and unbounded, with auto's twin as the A/A control; Felix's own
 # virtual threads (felix-virtual) were judged in full-2026-11-25b and are left out so that the run fits one sitting
-# (at most about 2 h 52 min on 2 cores, see estimate.py). The open model below capacity runs kernel-200, unbounded,
-# auto and its twin (open_configs), the overload the reference and auto with its twin (overload_configs):
-# unbounded's collapse there is in auto-2026-11-25. 12 s per closed point, 15 s per open point. Up to 7 closed
-# points and 3 overload points whose verdict one round cannot settle, and every open-model point, get 3 rounds (verdicts,
-# open_rounds and overload_decisive.decisive_points; each with the configurations its targets compare,
-# verdicts.decisive_configs and open_rounds.COMPARED); five closed points left repo200 C = 100 (0.93x, the twins
-# +-3 %) on one round in full-2026-11-28b. The mixed workload (issue #85) adds a closed point at C = 1,000, the open
-# model at 90 % and the overload at 130 %, there with unbounded too (overload_also): its targets compare with it.
+# (at most about 2 h on 2 cores, see estimate.py and bench/METHOD.md, "One sitting"). The open model below capacity
+# runs kernel-200, unbounded, auto and its twin (open_configs), the overload the reference and auto with its twin
+# (overload_configs): unbounded's collapse there is in auto-2026-11-25. 12 s per closed point, 15 s per open point,
+# 30 s per overload point (overload_rows.DURATION_S). The closed points whose verdict one round cannot settle get 3
+# rounds, at most 3 of them (shortfalls first), as do the 7 open-model points closest to their goal and the 2 closest
+# overload points (verdicts, open_rounds and overload_decisive.decisive_points; each with the configurations its
+# targets compare, verdicts.decisive_configs and open_rounds.COMPARED). The mixed workload (issue #85) adds a closed
+# point at C = 1,000, the open model at 90 % and the overload at 130 %, there with unbounded too (overload_also): its
+# targets compare with it.
 FULL = dict(configs=["kernel-200", "kernel-1000", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin"],
             workloads=["R10ms", "R100ms", "R1s", "repo200", "page", "mixed"], concurrency=[100, 1000, 4000, 8000],
             extra=[], overload_also={"mixed": ["vt-unbounded"]},
-            warmup=60, duration=12, pause=1, decisive_rounds=3, decisive_points=7, open_duration=15,
-            open_decisive_rounds=3, open_decisive_points=10,
+            warmup=60, duration=12, pause=1, decisive_rounds=3, decisive_points=3, open_duration=15,
+            open_decisive_rounds=3, open_decisive_points=7,
             open_configs=["kernel-200", "vt-unbounded", "vt-adaptive", "vt-adaptive-twin"],
             overload_configs=["kernel-200", "vt-adaptive", "vt-adaptive-twin"], overload_decisive_rounds=3,
-            overload_decisive_points=3)
+            overload_decisive_points=2)
 
 
 # The quick run (--quick, about 14 min on 2 cores): what a user decides between, the default (auto) against Jetty's

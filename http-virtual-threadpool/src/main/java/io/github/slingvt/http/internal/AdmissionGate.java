@@ -100,10 +100,7 @@ final class AdmissionGate {
         return slots.cap();
     }
 
-    /**
-     * Takes a slot at once if one is free and nobody waits for one (waiters come first); lock-free. A taken slot is
-     * given back by {@link #exit()}.
-     */
+    /** Takes a free slot at once if nobody waits for one (waiters come first); lock-free; {@link #exit()} frees it. */
     boolean tryEnter() {
         return !anyWaiting && slots.take();
     }
@@ -142,6 +139,8 @@ final class AdmissionGate {
                 timed = scheduleTimeoutLocked();
                 // A slot freed (or an exit() that read anyWaiting before it was set admitted nobody): admit now.
                 admitted = admitWaitersLocked();
+            } else {
+                discipline.refused(now);
             }
         } finally {
             lock.unlock();
@@ -160,15 +159,7 @@ final class AdmissionGate {
         refuseAllUnless(timed);
     }
 
-    /** As {@link #enter(Outcomes, Consumer)} for a request that Jetty does not fail while it waits (tests). */
-    void enter(Runnable onAdmit, Runnable onReject) {
-        enter(Outcomes.of(onAdmit, onReject, () -> { }), Outcomes.NO_FAILURES);
-    }
-
-    /**
-     * Counts a request that runs without waiting for admission (a request already on its thread, an admin request),
-     * so that the cap counts every running request whatever path it took. Undone by {@link #exit}.
-     */
+    /** Counts a request that runs without waiting (one on its thread already, an admin one); {@link #exit} ends it. */
     void track() {
         slots.count();
     }

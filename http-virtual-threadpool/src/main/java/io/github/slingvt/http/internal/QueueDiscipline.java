@@ -11,14 +11,17 @@ import java.util.concurrent.TimeUnit;
  * <li><b>standing</b>: the oldest waiter had waited more than {@link #TARGET_NANOS} at every moment a waiter was taken,
  * and the queue never ran empty (CoDel's rule: the shortest wait over an interval above a target is a queue that does
  * not drain, not a burst);</li>
- * <li><b>flow</b>: more requests joined the queue than were admitted from it (growing), as many (level) or fewer
- * (draining), "as many" meaning within the square root of the arrivals, the noise of a count of random arrivals.</li>
+ * <li><b>flow</b>: more requests wanted to join the queue (a refused one too: a full queue hides its growth) than were
+ * admitted from it (growing), as many (level) or fewer (draining), "as many" meaning within the square root of the
+ * arrivals, the noise of a count of random arrivals.</li>
  * </ul>
- * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands and
- * does not stand level, so that the backlog an overload leaves behind is served newest first while it drains, instead
- * of making every new request wait behind requests whose clients are likely gone. A standing queue that stands level
- * is a closed loop (every client sends its next request after its answer): it is served in order, however long it is,
- * because newest first would let its oldest waiters starve until their timeout. A queue that drains is served in order.
+ * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands,
+ * draining too (the backlog an overload leaves behind is served newest first, instead of making every new request
+ * wait behind requests whose clients are likely gone), until its flow summed over the last {@link #LEVEL_INTERVALS}
+ * intervals is level: a closed loop (every client sends its next request after its answer) is served in order, however
+ * long its queue, because newest first would let its oldest waiters starve until their timeout. One interval's count
+ * is not enough to tell: an overload of 10 % looks level in one interval of five by chance, and each such interval
+ * served in order answers requests whose clients have left. A queue that stops standing is served in order.
  * <p>
  * Not thread-safe: the gate calls it under its lock.
  */
@@ -31,6 +34,11 @@ final class QueueDiscipline {
      * the order, and bursts of a load below capacity are served in order, which gives them the shorter tail.
      */
     static final long TARGET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * The intervals whose summed flow must be level before the newest no longer go first (2 s): summed over four, an
+     * overload of 10 % grows by twice the noise of its counts, while a closed loop waits at most 2 s more for its order.
+     */
+    static final int LEVEL_INTERVALS = 4;
 
     private boolean started;
     private long intervalStart;
@@ -39,6 +47,11 @@ final class QueueDiscipline {
     /** The shortest age of the oldest waiter seen at a taking or an emptying in this interval. */
     private long shortestOldest = Long.MAX_VALUE;
     private boolean newestFirst;
+    /** The counts of the last {@link #LEVEL_INTERVALS} intervals since the newest went first, as a ring. */
+    private final int[] recentArrivals = new int[LEVEL_INTERVALS];
+    private final int[] recentAdmissions = new int[LEVEL_INTERVALS];
+    private int next;
+    private int filled;
 
     /** A request began to wait at {@code now}; {@code first}: the queue was empty before it. */
     void arrived(long now, boolean first) {
@@ -47,6 +60,12 @@ final class QueueDiscipline {
         if (first) {
             shortestOldest = 0;
         }
+    }
+
+    /** A request that would have waited was refused at {@code now}: the queue was full. */
+    void refused(long now) {
+        roll(now);
+        arrivals++;
     }
 
     /** A waiter was taken to run at {@code now}, when the oldest waiter had waited {@code oldestAge}. */
@@ -82,16 +101,36 @@ final class QueueDiscipline {
         if (now - intervalStart < INTERVAL_NANOS) {
             return;
         }
-        boolean standing = shortestOldest > TARGET_NANOS;
-        long net = (long) arrivals - admissions;
-        double noise = Math.sqrt(arrivals);
-        boolean growing = net > noise;
-        boolean level = Math.abs(net) <= noise;
-        newestFirst = standing && (growing || newestFirst && !level);
+        judge(shortestOldest > TARGET_NANOS);
         // An interval without events keeps its judgement for the next one: nothing arrived or left to change it.
         intervalStart = now - intervalStart < 2 * INTERVAL_NANOS ? intervalStart + INTERVAL_NANOS : now;
         arrivals = 0;
         admissions = 0;
         shortestOldest = Long.MAX_VALUE;
+    }
+
+    private void judge(boolean standing) {
+        if (!standing) {
+            newestFirst = false;
+            return;
+        }
+        if (!newestFirst) {
+            newestFirst = arrivals - admissions > Math.sqrt(arrivals);
+            filled = 0;
+            return;
+        }
+        recentArrivals[next] = arrivals;
+        recentAdmissions[next] = admissions;
+        next = (next + 1) % LEVEL_INTERVALS;
+        filled = Math.min(LEVEL_INTERVALS, filled + 1);
+        if (filled == LEVEL_INTERVALS) {
+            long joined = 0;
+            long left = 0;
+            for (int i = 0; i < LEVEL_INTERVALS; i++) {
+                joined += recentArrivals[i];
+                left += recentAdmissions[i];
+            }
+            newestFirst = Math.abs(joined - left) > Math.sqrt(joined);
+        }
     }
 }

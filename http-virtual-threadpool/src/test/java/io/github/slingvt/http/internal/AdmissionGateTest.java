@@ -87,7 +87,7 @@ class AdmissionGateTest {
     void aWaiterWhoseStartThrowsLeavesTheOthersTakenOffTheQueueToRun() {
         gate.setLimits(1, 10, 60_000);
         hand.enter("a");
-        gate.enter(() -> {
+        HandClockGate.enter(gate, () -> {
             events.add("admit b");
             throw new IllegalStateException("b cannot start");
         }, () -> events.add("reject b"));
@@ -110,7 +110,7 @@ class AdmissionGateTest {
         CountDownLatch all = new CountDownLatch(2000);
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 2000; i++) {
-                pool.submit(() -> real.enter(() -> Thread.ofVirtual().start(() -> {
+                pool.submit(() -> HandClockGate.enter(real, () -> Thread.ofVirtual().start(() -> {
                     peak.accumulateAndGet(running.incrementAndGet(), Math::max);
                     Thread.yield();
                     running.decrementAndGet();
@@ -275,5 +275,32 @@ class AdmissionGateTest {
         assertThat(gate.newestFirst()).isFalse();
         gate.exit();
         assertThat(events).containsExactly("admit a", "reject d", "admit b");
+    }
+
+    /**
+     * A full queue that refuses newcomers grows as surely as one that takes them: b is admitted at 600 ms after
+     * waiting 600 ms, d takes its place, and five more are refused within the interval. At 1,000 ms the queue has
+     * stood and six wanted in for one that left: newest first, so f displaces c, the oldest, instead of being refused.
+     */
+    @Test
+    void aFullQueueThatRefusesNewcomersForAWholeIntervalServesTheNewestFirstInTheNext() {
+        gate.setLimits(1, 2, 60_000);
+        hand.at(0);
+        hand.enter("a");
+        hand.enter("b");
+        hand.enter("c");
+        hand.at(600);
+        gate.exit();
+        hand.enter("d");
+        for (int i = 0; i < 5; i++) {
+            hand.at(700 + 40 * i);
+            hand.enter("e" + i);
+        }
+        hand.at(1_000);
+        hand.enter("f");
+        assertThat(gate.newestFirst()).isTrue();
+        gate.exit();
+        assertThat(events).containsExactly("admit a", "admit b", "reject e0", "reject e1", "reject e2", "reject e3",
+                "reject e4", "reject c", "admit f");
     }
 }

@@ -23,7 +23,12 @@ final class HandClockGate {
 
     /** A request named {@code name} enters; its outcome is recorded. */
     void enter(String name) {
-        gate.enter(() -> events.add("admit " + name), () -> events.add("reject " + name));
+        enter(gate, () -> events.add("admit " + name), () -> events.add("reject " + name));
+    }
+
+    /** A request that Jetty does not fail while it waits enters {@code gate}: admitted or rejected. */
+    static void enter(AdmissionGate gate, Runnable onAdmit, Runnable onReject) {
+        gate.enter(Outcomes.of(onAdmit, onReject, () -> { }), Outcomes.NO_FAILURES);
     }
 
     /** Moves the clock to {@code millis}. */

@@ -10,8 +10,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The rule of {@link QueueDiscipline}, driven directly on a hand-moved clock: newest first once a queue stood (its
- * oldest waited over the target at every admission of an interval) and grew by more than the noise of its arrivals;
- * kept while it stands and does not stand level; first in, first out otherwise. The gate's side (which waiter it takes,
+ * oldest waited over the target at every admission of an interval) and grew by more than the noise of its arrivals
+ * (refused ones count); kept while it stands until its flow over the last four intervals is level; first in, first out
+ * otherwise. The gate's side (which waiter it takes,
  * the displacement of the oldest) is in {@link AdmissionGateTest}.
  */
 class QueueDisciplineTest {
@@ -103,13 +104,46 @@ class QueueDisciplineTest {
     }
 
     @Test
-    void aNewestFirstQueueThatStandsLevelGoesBackInOrder() {
+    void aNewestFirstQueueThatStandsLevelForFourIntervalsGoesBackInOrder() {
         queueForms();
         interval(10, 1, 600);
         assertThat(newestFirst()).isTrue();
+        for (int k = 1; k < QueueDiscipline.LEVEL_INTERVALS; k++) {
+            interval(40, 40, 1_100);
+            assertThat(newestFirst()).as("level for %d intervals", k).isTrue();
+        }
         interval(40, 40, 1_100);
         // A closed loop whose clients wait for their answers: newest first would starve its oldest.
         assertThat(newestFirst()).isFalse();
+    }
+
+    /**
+     * An overload of 10 %: 100 join and 90 leave an interval, within one interval's noise of 10 (and one interval in
+     * five even 100 and 100). Summed over four intervals it grows by at least 30 of 400 joined, beyond their noise of
+     * 20: it stays newest first.
+     */
+    @Test
+    void anIntervalOfAnOverloadThatLooksLevelByChanceKeepsTheNewestFirst() {
+        queueForms();
+        interval(50, 40, 600);
+        assertThat(newestFirst()).isTrue();
+        for (int k = 0; k < 20; k++) {
+            interval(100, k % 5 == 4 ? 100 : 90, 1_000 + 500L * k);
+            assertThat(newestFirst()).as("interval %d", k).isTrue();
+        }
+    }
+
+    @Test
+    void refusedArrivalsCountAsGrowth() {
+        queueForms();
+        long now = start;
+        discipline.arrived(now += ms(10), false);
+        discipline.admitted(now += ms(10), ms(700));
+        for (int i = 0; i < 5; i++) {
+            discipline.refused(now += ms(10));
+        }
+        start += INTERVAL;
+        assertThat(newestFirst()).as("six wanted in, one left: a full queue that grows").isTrue();
     }
 
     @Test

@@ -107,10 +107,10 @@ class WaitTimeoutsTest {
     void aWaiterTimesOutNoEarlierThanTheQueueTimeoutOnTheRealClock() throws Exception {
         AdmissionGate real = new AdmissionGate(timer);
         real.setLimits(1, 10, 200);
-        real.enter(() -> events.add("admit a"), () -> events.add("reject a"));
+        HandClockGate.enter(real, () -> events.add("admit a"), () -> events.add("reject a"));
         long arrived = System.nanoTime();
         CountDownLatch rejected = new CountDownLatch(1);
-        real.enter(() -> events.add("admit b"), rejected::countDown);
+        HandClockGate.enter(real, () -> events.add("admit b"), rejected::countDown);
         assertThat(rejected.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(System.nanoTime() - arrived).as("answered after the timeout, not before")
                 .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
@@ -188,7 +188,7 @@ class WaitTimeoutsTest {
         hand.enter("a");
         CountDownLatch refusing = new CountDownLatch(1);
         CountDownLatch arrived = new CountDownLatch(1);
-        gate.enter(() -> events.add("admit b"), () -> {
+        HandClockGate.enter(gate, () -> events.add("admit b"), () -> {
             events.add("reject b");
             refusing.countDown();
             awaitLatch(arrived);

@@ -228,7 +228,7 @@ def main():
     for name in plan["configs"]:
         prune_instance_home(os.path.join(out, "instances", name))
     shutil.rmtree(os.path.join(out, "feature"), ignore_errors=True)
-    log(f"done in {meta['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
+    log(f"done in {sitting(meta)['elapsed_s']} s: {out}/results.md, results.csv, *.svg")
     return 0
 
 

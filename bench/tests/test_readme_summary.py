@@ -24,6 +24,12 @@ class ReadmeSummaryTest(unittest.TestCase):
         self.assertNotIn("docs/benchmarks/", text, "the README names no run: PERFORMANCE.md links it")
         self.assertLess(len(text.splitlines()), 15, "one small table: every table is in PERFORMANCE.md")
 
+    def test_a_confined_run_says_where_the_server_ran(self):
+        text = readme_summary.summary(os.path.join(ROOT, "docs", "benchmarks", "full-confined-2026-12-06"), ROOT)
+        self.assertTrue(text.startswith("Measured 2026-12-06 on 2 CPUs, server confined to CPU [0] (cgroup cpuset), "
+                                        "load generator on CPU [1], default settings."), text[:200])
+        self.assertIn("shared with the load generator", readme_summary.summary(RUN, ROOT))
+
     def test_only_the_text_between_the_markers_changes(self):
         with tempfile.TemporaryDirectory() as root:
             run = os.path.join(root, "docs", "benchmarks", "full-2026-12-06b")

@@ -70,7 +70,9 @@ def summary(out, root):
         meta = json.load(f)
     over = overload_rows.read_csv(os.path.join(out, "overload.csv"))
     m = meta.get("machine", {})
-    L = [f"Measured {str(m.get('date', '?'))[:10]} on {m.get('nproc', '?')} CPUs shared with the load generator, "
+    pinning = str(m.get("pinning", ""))
+    where = f", {pinning}" if pinning.startswith("server confined") else " shared with the load generator"
+    L = [f"Measured {str(m.get('date', '?'))[:10]} on {m.get('nproc', '?')} CPUs{where}, "
          "default settings. Answers per second of `auto` (the default) against the better kernel pool (200 or 1,000 "
          "threads) and against `unbounded`, closed model (`?` within the spread of two identical instances, **bold** "
          f"behind beyond it); answers in time at an arrival rate of {round(README_OVERLOAD * 100)} % of kernel-200's "

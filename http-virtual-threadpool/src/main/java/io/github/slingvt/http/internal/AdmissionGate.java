@@ -139,7 +139,7 @@ final class AdmissionGate {
                 timed = scheduleTimeoutLocked();
                 // A slot freed (or an exit() that read anyWaiting before it was set admitted nobody): admit now.
                 admitted = admitWaitersLocked();
-            } else {
+            } else if (maxQueued > 0) {
                 discipline.refused(now);
             }
         } finally {

@@ -17,11 +17,13 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands,
  * draining too (the backlog an overload leaves behind is served newest first, instead of making every new request
- * wait behind requests whose clients are likely gone), until its flow summed over the last {@link #LEVEL_INTERVALS}
- * intervals is level: a closed loop (every client sends its next request after its answer) is served in order, however
- * long its queue, because newest first would let its oldest waiters starve until their timeout. One interval's count
- * is not enough to tell: an overload of 10 % looks level in one interval of five by chance, and each such interval
- * served in order answers requests whose clients have left. A queue that stops standing is served in order.
+ * wait behind requests whose clients are likely gone), until an interval is level and the flow summed over the last
+ * {@link #LEVEL_INTERVALS} intervals does not grow: a closed loop (every client sends its next request after its
+ * answer) is served in order, however long its queue, because newest first would let its oldest waiters starve. One
+ * level interval is not enough to tell: an overload of 10 % looks level in one interval of five by chance, and each
+ * such interval served in order answers requests whose clients have left. A burst into a closed loop, once drained,
+ * has grown and shrunk the sum by as much, and the loop is served in order again at its first level interval. A queue
+ * that stops standing is served in order.
  * <p>
  * Not thread-safe: the gate calls it under its lock.
  */
@@ -35,8 +37,9 @@ final class QueueDiscipline {
      */
     static final long TARGET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /**
-     * The intervals whose summed flow must be level before the newest no longer go first (2 s): summed over four, an
-     * overload of 10 % grows by twice the noise of its counts, while a closed loop waits at most 2 s more for its order.
+     * The intervals (2 s) whose summed flow must not grow before the newest no longer go first: summed over four, an
+     * overload of 10 % grows by twice the noise of its counts, so one interval that looks level by chance is not taken
+     * for a closed loop.
      */
     static final int LEVEL_INTERVALS = 4;
 
@@ -47,11 +50,10 @@ final class QueueDiscipline {
     /** The shortest age of the oldest waiter seen at a taking or an emptying in this interval. */
     private long shortestOldest = Long.MAX_VALUE;
     private boolean newestFirst;
-    /** The counts of the last {@link #LEVEL_INTERVALS} intervals since the newest went first, as a ring. */
+    /** The counts of the last {@link #LEVEL_INTERVALS} intervals, as a ring. */
     private final int[] recentArrivals = new int[LEVEL_INTERVALS];
     private final int[] recentAdmissions = new int[LEVEL_INTERVALS];
     private int next;
-    private int filled;
 
     /** A request began to wait at {@code now}; {@code first}: the queue was empty before it. */
     void arrived(long now, boolean first) {
@@ -110,27 +112,21 @@ final class QueueDiscipline {
     }
 
     private void judge(boolean standing) {
-        if (!standing) {
-            newestFirst = false;
-            return;
-        }
-        if (!newestFirst) {
-            newestFirst = arrivals - admissions > Math.sqrt(arrivals);
-            filled = 0;
-            return;
-        }
         recentArrivals[next] = arrivals;
         recentAdmissions[next] = admissions;
         next = (next + 1) % LEVEL_INTERVALS;
-        filled = Math.min(LEVEL_INTERVALS, filled + 1);
-        if (filled == LEVEL_INTERVALS) {
+        if (!standing) {
+            newestFirst = false;
+        } else if (!newestFirst) {
+            newestFirst = arrivals - admissions > Math.sqrt(arrivals);
+        } else if (Math.abs(arrivals - admissions) <= Math.sqrt(arrivals)) {
             long joined = 0;
             long left = 0;
             for (int i = 0; i < LEVEL_INTERVALS; i++) {
                 joined += recentArrivals[i];
                 left += recentAdmissions[i];
             }
-            newestFirst = Math.abs(joined - left) > Math.sqrt(joined);
+            newestFirst = joined - left > Math.sqrt(joined);
         }
     }
 }

@@ -303,4 +303,17 @@ class AdmissionGateTest {
         assertThat(events).containsExactly("admit a", "admit b", "reject e0", "reject e1", "reject e2", "reject e3",
                 "reject e4", "reject c", "admit f");
     }
+
+    /** Without a queue (maxQueuedRequests=0) every request beyond the cap is refused; there is no order to report. */
+    @Test
+    void aGateWithoutAQueueNeverServesTheNewestFirst() {
+        gate.setLimits(1, 0, 60_000);
+        hand.enter("a");
+        for (int t = 0; t <= 2_000; t += 100) {
+            hand.at(t);
+            hand.enter("r" + t);
+        }
+        assertThat(gate.newestFirst()).isFalse();
+        assertThat(events).hasSize(22).first().isEqualTo("admit a");
+    }
 }

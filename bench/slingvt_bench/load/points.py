@@ -14,16 +14,25 @@ from slingvt_bench.samples.sampling import (attach_listener, heap_after_gc, proc
                                             server_threads, thread_census, thread_cpu_split, wait_quiet)
 
 
-def warmup(args, inst, pdir):
+def warmup(args, inst, pdir, workloads=()):
+    """Warms the instance up (args.warmup s of a light mix), then each of workloads for half as long: a run that
+    measures only the overload (--only-overload) has no closed points before it, and a page never rendered before its
+    first overload point is measured with a cold JIT."""
     if args.warmup <= 0:
         return
     t0 = time.time()
     res = run_wrk(args, f"{inst.url}/bin/vt/work.json?{WARMUP_PARAMS}", 100, args.warmup,
                   os.path.join(pdir, f"{inst.name}-warmup.json"), 30)
+    requests = res["requests"]
+    for wname in workloads:
+        res = run_wrk(args, urls(inst.url, WORKLOADS[wname]), 100, max(15, args.warmup // 2),
+                      os.path.join(pdir, f"{inst.name}-warmup-{wname}.json"), 30)
+        requests += res["requests"]
     http_get(inst.url + "/bin/vt/work.json", timeout=DRAIN_TIMEOUT)
     inst.info["warmup_s"] = round(time.time() - t0, 1)
-    inst.info["warmup_requests"] = res["requests"]
-    log(f"{inst.name}: warm-up {inst.info['warmup_s']} s, {res['requests']} requests")
+    inst.info["warmup_requests"] = requests
+    log(f"{inst.name}: warm-up {inst.info['warmup_s']} s, {requests} requests"
+        + (f" (then each of {', '.join(workloads)})" if workloads else ""))
 
 
 # Restarts of one configuration per run after it crashed or failed to start: each costs a start, seeding and warm-up

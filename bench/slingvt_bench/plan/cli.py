@@ -192,7 +192,7 @@ def main():
             live.append(inst)  # also when it fails: run_rounds restarts it or records its points as failed
             try:
                 inst.start()
-                warmup(args, inst, pdir)
+                warmup(args, inst, pdir, plan["workloads"] if args.only_overload else ())
             except BenchError as e:
                 log(f"{name}: {e}")
                 inst.info["error"] = str(e)

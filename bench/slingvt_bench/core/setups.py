@@ -43,7 +43,7 @@ CONFIGS = {
         desc="Sling VT virtual mode, maxConcurrentRequests=auto (admission by the carriers, judged every 0.5 s: a "
              "standing runnable queue beyond one per carrier cuts the limit to the waits + 2 per carrier + the "
              "square root of the waits, room with requests waiting doubles it, 20..1000000, starts at 200; FIFO "
-             "queue up to clientTimeout 60 s, newest first while it stands over 100 ms and grows, until the last 2 s did not grow)",
+             "queue up to clientTimeout 60 s, newest first while it stands over 100 ms and grows)",
         cfg={HTTP_PID: {"mode": "virtual", "maxConcurrentRequests": "auto"}}, virtual=True, ours=True),
     "vt-adaptive-twin": dict(
         desc="a second vt-adaptive instance, identical: the A/A control of the full run (the machine's run-to-run "

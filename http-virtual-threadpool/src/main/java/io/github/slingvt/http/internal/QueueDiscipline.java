@@ -15,15 +15,12 @@ import java.util.concurrent.TimeUnit;
  * admitted from it (growing), as many (level) or fewer (draining), "as many" meaning within the square root of the
  * arrivals, the noise of a count of random arrivals.</li>
  * </ul>
- * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands,
- * draining too (the backlog an overload leaves behind is served newest first, instead of making every new request
- * wait behind requests whose clients are likely gone), until an interval is level and the flow summed over the last
- * {@link #LEVEL_INTERVALS} intervals does not grow: a closed loop (every client sends its next request after its
- * answer) is served in order, however long its queue, because newest first would let its oldest waiters starve. One
- * level interval is not enough to tell: an overload of 10 % looks level in one interval of five by chance, and each
- * such interval served in order answers requests whose clients have left. A burst into a closed loop, once drained,
- * has grown and shrunk the sum by as much, and the loop is served in order again at its first level interval. A queue
- * that stops standing is served in order.
+ * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands and
+ * does not stand level, so that the backlog an overload leaves behind is served newest first while it drains, instead
+ * of making every new request wait behind requests whose clients are likely gone. A standing queue that stands level
+ * is a closed loop (every client sends its next request after its answer): it is served in order, however long it is,
+ * because newest first would let its oldest waiters starve: in a closed loop the newest are the clients just answered,
+ * and they would be answered again and again. A queue that drains is served in order.
  * <p>
  * Not thread-safe: the gate calls it under its lock.
  */
@@ -36,12 +33,6 @@ final class QueueDiscipline {
      * the order, and bursts of a load below capacity are served in order, which gives them the shorter tail.
      */
     static final long TARGET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /**
-     * The intervals (2 s) whose summed flow must not grow before the newest no longer go first: summed over four, an
-     * overload of 10 % grows by twice the noise of its counts, so one interval that looks level by chance is not taken
-     * for a closed loop.
-     */
-    static final int LEVEL_INTERVALS = 4;
 
     private boolean started;
     private long intervalStart;
@@ -50,10 +41,6 @@ final class QueueDiscipline {
     /** The shortest age of the oldest waiter seen at a taking or an emptying in this interval. */
     private long shortestOldest = Long.MAX_VALUE;
     private boolean newestFirst;
-    /** The counts of the last {@link #LEVEL_INTERVALS} intervals, as a ring. */
-    private final int[] recentArrivals = new int[LEVEL_INTERVALS];
-    private final int[] recentAdmissions = new int[LEVEL_INTERVALS];
-    private int next;
 
     /** A request began to wait at {@code now}; {@code first}: the queue was empty before it. */
     void arrived(long now, boolean first) {
@@ -103,30 +90,16 @@ final class QueueDiscipline {
         if (now - intervalStart < INTERVAL_NANOS) {
             return;
         }
-        judge(shortestOldest > TARGET_NANOS);
+        boolean standing = shortestOldest > TARGET_NANOS;
+        long net = (long) arrivals - admissions;
+        double noise = Math.sqrt(arrivals);
+        boolean growing = net > noise;
+        boolean level = Math.abs(net) <= noise;
+        newestFirst = standing && (growing || newestFirst && !level);
         // An interval without events keeps its judgement for the next one: nothing arrived or left to change it.
         intervalStart = now - intervalStart < 2 * INTERVAL_NANOS ? intervalStart + INTERVAL_NANOS : now;
         arrivals = 0;
         admissions = 0;
         shortestOldest = Long.MAX_VALUE;
-    }
-
-    private void judge(boolean standing) {
-        recentArrivals[next] = arrivals;
-        recentAdmissions[next] = admissions;
-        next = (next + 1) % LEVEL_INTERVALS;
-        if (!standing) {
-            newestFirst = false;
-        } else if (!newestFirst) {
-            newestFirst = arrivals - admissions > Math.sqrt(arrivals);
-        } else if (Math.abs(arrivals - admissions) <= Math.sqrt(arrivals)) {
-            long joined = 0;
-            long left = 0;
-            for (int i = 0; i < LEVEL_INTERVALS; i++) {
-                joined += recentArrivals[i];
-                left += recentAdmissions[i];
-            }
-            newestFirst = joined - left > Math.sqrt(joined);
-        }
     }
 }

@@ -33,16 +33,30 @@ class QueueOrderSimulationTest {
 
     /**
      * Open overloads: the excess cannot be answered, the rest must be, at once. First in, first out would answer
-     * everyone after the clients left; an order that turns back to it whenever one half-second looks level by chance
-     * lost 10 to 16 % at 110 % (the work went to requests whose clients had gone).
+     * everyone after the clients left.
      */
     @ParameterizedTest(name = "{0} % of capacity, seed {1}")
-    @CsvSource({"110, 1", "110, 2", "130, 1", "200, 1"})
+    @CsvSource({"130, 1", "130, 2", "200, 1"})
     void anOpenOverloadIsAnsweredInTimeAtCapacityAndWorksForNobodyNext(int percent, long seed) {
         Result result = run(Clients.open(CAPACITY * percent / 100, 0, PATIENCE_MILLIS), seed);
         assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.95 * CAPACITY);
         assertThat(result.wastedShare()).isLessThanOrEqualTo(0.03);
         assertThat(result.newestFirstShare).isGreaterThan(0.9);
+    }
+
+    /**
+     * A mild overload grows by less than the noise of one half-second's counts in some intervals; each interval that
+     * looks level is served in order, and answers the oldest waiters, whose clients have often left: 846–900 answers
+     * a second in time at 110 %, 10–16 % of the work for nobody. The known cost of serving closed loops in order at
+     * their first level interval (decision 0053); this bounds it.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @CsvSource({"1", "2"})
+    void aMildOverloadLosesTheIntervalsThatLookLevelByChanceAndNoMore(long seed) {
+        Result result = run(Clients.open(1.1 * CAPACITY, 0, PATIENCE_MILLIS), seed);
+        assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.8 * CAPACITY);
+        assertThat(result.wastedShare()).isLessThanOrEqualTo(0.2);
+        assertThat(result.newestFirstShare).isGreaterThan(0.6);
     }
 
     /**
@@ -88,15 +102,14 @@ class QueueOrderSimulationTest {
 
     /**
      * A load generator's overload: twice the capacity over at most 8,000 connections, each waiting 10 s (oha in the
-     * benchmark). Once all connections wait, the clients form a closed loop that gives up: in order each waits about
-     * 8 s, just inside its patience, and newest first answers as many but lets some be refused at the queue's bound.
-     * Neither order knows the patience; both answer at least 90 % of the capacity in time here.
+     * benchmark). Once all connections wait, the clients form a closed loop that gives up: its queue stands level and
+     * is served in order, each waiting about 8 s, just inside its patience.
      */
     @ParameterizedTest(name = "seed {0}")
     @CsvSource({"1", "2"})
     void aLoadGeneratorsCappedOverloadIsStillAnsweredAtCapacity(long seed) {
         Result result = run(Clients.open(2 * CAPACITY, 8_000, PATIENCE_MILLIS), seed);
-        assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.9 * CAPACITY);
-        assertThat(result.wastedShare()).isLessThanOrEqualTo(0.06);
+        assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.95 * CAPACITY);
+        assertThat(result.wastedShare()).isLessThanOrEqualTo(0.03);
     }
 }

@@ -241,6 +241,17 @@ class OverloadTargetsTest(unittest.TestCase):
         # the target against its own capacity still judges auto's own median round
         self.assertTrue(got[CAP][0].startswith("438.7 of "))
 
+    def test_two_rounds_on_both_sides_of_the_goal_decide_nothing(self):
+        def rnd(r, n):
+            return dict(r, round=str(n))
+        kernel = [rnd(orow("kernel-200", 1.3, ok, p), n) for n, ok, p in ((1, 400.0, 900.0), (2, 400.0, 900.0))]
+        auto = [rnd(orow("vt-adaptive", 1.3, ok, p), n) for n, ok, p in ((1, 360.0, 800.0), (2, 440.0, 820.0))]
+        twin = [rnd(orow("vt-adaptive-twin", 1.3, ok, p), n) for n, ok, p in ((1, 362.0, 801.0), (2, 441.0, 821.0))]
+        got = {t.split(": ", 1)[1]: x for t, _, x in rep.targets(kernel + auto + twin)}
+        self.assertTrue(got["vt-adaptive answers in time/s ≥ kernel-200's"].startswith(
+            "undecided (an even number of rounds"))   # 0.90 / 1.10
+        self.assertEqual(got["vt-adaptive p99 of its answers ≤ kernel-200's"], "met")  # 1.125 / 1.098: both ahead
+
     def test_rows_without_a_round_are_round_one(self):
         self.assertEqual([round_of(r) for r in (dict(), dict(round=""), dict(round="2"))], [1, 1, 2])
         rows = [orow("kernel-200", 1.3, 200, 9000), orow("vt-adaptive", 1.3, 240, 1200)]

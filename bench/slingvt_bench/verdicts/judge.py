@@ -31,6 +31,22 @@ TIE = 1e-4
 RATIO_ONLY = "ratio only (no A/A twin in a quick run)"
 
 
+# The median of an even number of rounds is any value between the middle two. Where the goal lies between them the
+# median is on both sides of it and decides nothing; the lower median alone would always take the default's worse
+# round (every ratio here is "higher is better" for the default). METHOD.md: An even number of rounds.
+EVEN_SPLIT = ("undecided (an even number of rounds, the middle two on both sides of the goal, "
+              "bench/METHOD.md: An even number of rounds)")
+
+
+def even_split(ratios, goal):
+    """Whether an even number of per-round ratios has its middle two on both sides of goal (one below it, one at or
+    above it)."""
+    if not ratios or len(ratios) % 2:
+        return False
+    s = sorted(ratios)
+    return s[len(s) // 2 - 1] < goal <= s[len(s) // 2]
+
+
 def verdict(measured, goal, spread):
     """met / MISSED / undecided: a ratio within the A/A spread of its goal (up to TIE) decides nothing."""
     if measured is None:

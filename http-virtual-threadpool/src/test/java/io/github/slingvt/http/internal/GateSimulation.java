@@ -32,8 +32,21 @@ final class GateSimulation {
         }
     }
 
-    /** The gate's limits ({@code maxRunning} at once, {@code maxQueued}, waits up to {@code timeoutMillis}). */
-    record Server(int maxRunning, double perSecond, int maxQueued, long timeoutMillis) {
+    /**
+     * The gate's limits ({@code maxRunning} at once, {@code maxQueued}, waits up to {@code timeoutMillis}). With
+     * {@code swingTo} above 0 the cap moves as {@code auto}'s does at a CPU-bound overload: every second it rises to
+     * {@code swingTo} (room seen at a reading) and half a second later falls back (the backlog cut); the server's
+     * rate stays the same, as the carriers' does.
+     */
+    record Server(int maxRunning, double perSecond, int maxQueued, long timeoutMillis, int swingTo) {
+
+        Server(int maxRunning, double perSecond, int maxQueued, long timeoutMillis) {
+            this(maxRunning, perSecond, maxQueued, timeoutMillis, 0);
+        }
+
+        Server swinging(int to) {
+            return new Server(maxRunning, perSecond, maxQueued, timeoutMillis, to);
+        }
     }
 
     /** What the clients got after the warm-up, per outcome, and how the queue was served. */
@@ -90,6 +103,7 @@ final class GateSimulation {
     /** A closed-model client sends again this long after a refusal (a load generator that does not wait out 503s). */
     private static final double RETRY_MILLIS = 100;
     private static final double SAMPLE_MILLIS = 100;
+    private static final double SWING_MILLIS = 1_000;
 
     private final Clients clients;
     private final Server server;
@@ -115,7 +129,7 @@ final class GateSimulation {
         this.random = new Random(seed);
         this.warmup = warmupSeconds * 1_000;
         this.gate = new AdmissionGate(timer(), clock::get);
-        gate.setLimits(server.maxRunning(), server.maxQueued(), server.timeoutMillis());
+        gate.setLimits(server.maxRunning(), server.maxQueued(), server.timeoutMillis(), this);
     }
 
     /** Runs for {@code seconds}; only what happens after {@code warmupSeconds} is counted. */
@@ -135,6 +149,9 @@ final class GateSimulation {
             at(random.nextDouble() * 100, this::send);
         }
         at(SAMPLE_MILLIS, this::sample);
+        if (server.swingTo() > 0) {
+            at(SWING_MILLIS, this::swing);
+        }
         while (!events.isEmpty() && events.peek().at <= end) {
             Event event = events.poll();
             now = event.at;
@@ -223,6 +240,12 @@ final class GateSimulation {
             backlog--;
             at(now + after, this::send);
         }
+    }
+
+    private void swing() {
+        gate.moveCap(this, server.swingTo());
+        at(now + SWING_MILLIS / 2, () -> gate.moveCap(this, server.maxRunning()));
+        at(now + SWING_MILLIS, this::swing);
     }
 
     private void sample() {

@@ -1,5 +1,6 @@
 package io.github.slingvt.http.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -65,7 +66,7 @@ final class Waiter {
         if (admitted.isEmpty()) {
             return more;
         }
-        List<Waiter> all = new java.util.ArrayList<>(more);
+        List<Waiter> all = new ArrayList<>(more);
         all.addAll(admitted);
         return all;
     }

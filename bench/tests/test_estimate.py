@@ -39,6 +39,29 @@ class EstimateTest(unittest.TestCase):
                  + estimate.open_seconds(opened, 15) + estimate.overload_seconds(over, 60))
         self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.04)
 
+    def test_the_confined_costs_give_back_the_elapsed_time_of_the_confined_run_they_come_from(self):
+        # full-confined-2026-12-07: each instance in a cgroup CPU set of one CPU, the load generator on the other.
+        run = os.path.join(os.path.dirname(RUN), "full-confined-2026-12-07")
+        count = {n: len(list(csv.DictReader(open(os.path.join(run, n), newline=""))))
+                 for n in ("results.csv", "openmodel.csv", "overload.csv")}
+        meta = json.load(open(os.path.join(run, "meta.json")))
+        self.assertEqual(tuple(count.values()), (131, 86, 46))
+        total = (estimate.start_seconds(5, 60, confined=True) + estimate.closed_seconds(count["results.csv"], 12)
+                 + estimate.open_seconds(count["openmodel.csv"], 15)
+                 + estimate.overload_seconds(count["overload.csv"], 30, confined=True))
+        self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.04)
+        # what the same counts cost unconfined undercounts it by about a tenth (the estimate said 2 h 0 min)
+        plain = (estimate.start_seconds(5, 60) + estimate.closed_seconds(count["results.csv"], 12)
+                 + estimate.open_seconds(count["openmodel.csv"], 15)
+                 + estimate.overload_seconds(count["overload.csv"], 30))
+        self.assertLess(plain / meta["elapsed_s"], 0.92)
+
+    def test_the_full_plan_confined_counts_its_slower_starts_and_drains(self):
+        text = cli.run_estimate(full_args(server_cpus="0"), dict(FULL), 105 + 2 * 3 * 5)
+        # full-confined-2026-12-07 ran this plan in 2 h 12 min; the unconfined costs said 2 h 0 min
+        self.assertEqual(text, "about 2 h 10 min at most (start and warm-up 10 min, closed model 1 h 1 min, "
+                               "open model 26 min, overload 34 min)")
+
     def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
         text = cli.run_estimate(full_args(), dict(FULL), 105 + 2 * 3 * 5)
         # closed (105 + 2 rounds x 3 decisive points x 5 configurations) x 27 s (5 workloads x 4 C and mixed at

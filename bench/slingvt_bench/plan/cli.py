@@ -234,7 +234,8 @@ def main():
 
 def run_estimate(args, plan, points):
     """How long the whole run takes at most, phase by phase (decisive rounds counted as if every one is needed)."""
-    parts = [("start and warm-up", estimate.start_seconds(len(plan["configs"]), args.warmup)),
+    confined = bool(getattr(args, "server_cpus", None) or getattr(args, "server_cpu_quota", None))
+    parts = [("start and warm-up", estimate.start_seconds(len(plan["configs"]), args.warmup, confined)),
              ("closed model", estimate.closed_seconds(points, args.duration))]
     if not args.no_open_model:
         n, extra, duration = open_phase.planned(args, plan, phase_configs(args, plan, "open_configs",
@@ -243,7 +244,7 @@ def run_estimate(args, plan, points):
     if not args.no_overload:
         n, extra, duration = overload_phase.planned(args, plan, phase_configs(args, plan, "overload_configs",
                                                                               plan["configs"]))
-        parts.append(("overload", estimate.overload_seconds(n + extra, duration)))
+        parts.append(("overload", estimate.overload_seconds(n + extra, duration, confined=confined)))
     return estimate.describe(parts)
 
 

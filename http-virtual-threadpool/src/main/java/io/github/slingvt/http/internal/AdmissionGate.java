@@ -177,8 +177,6 @@ final class AdmissionGate {
         }
         lock.lock();
         try {
-            // Counted only while requests wait: the order is judged only on a queue that stood.
-            discipline.finished(clock.getAsLong());
             return admitWaitersLocked();
         } finally {
             lock.unlock();

@@ -11,11 +11,9 @@ import java.util.concurrent.TimeUnit;
  * <li><b>standing</b>: the oldest waiter had waited more than {@link #TARGET_NANOS} at every moment a waiter was taken,
  * and the queue never ran empty (CoDel's rule: the shortest wait over an interval above a target is a queue that does
  * not drain, not a burst);</li>
- * <li><b>flow</b>: more requests wanted to join the queue (a refused one too: a full queue hides its growth) than
- * finished running (growing), as many (level) or fewer (draining), "as many" meaning within the square root of the
- * arrivals, the noise of a count of random arrivals. Finished, not admitted: a cap that rises admits a batch from the
- * queue that only moves to the carriers and leaves the server no sooner; counted as flow it made an overload's queue
- * look level while {@code auto}'s limit moved, and served its oldest, whose clients had left.</li>
+ * <li><b>flow</b>: more requests wanted to join the queue (a refused one too: a full queue hides its growth) than were
+ * admitted from it (growing), as many (level) or fewer (draining), "as many" meaning within the square root of the
+ * arrivals, the noise of a count of random arrivals.</li>
  * </ul>
  * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands and
  * does not stand level, so that the backlog an overload leaves behind is served newest first while it drains, instead
@@ -39,7 +37,7 @@ final class QueueDiscipline {
     private boolean started;
     private long intervalStart;
     private int arrivals;
-    private int finished;
+    private int admissions;
     /** The shortest age of the oldest waiter seen at a taking or an emptying in this interval. */
     private long shortestOldest = Long.MAX_VALUE;
     private boolean newestFirst;
@@ -62,13 +60,8 @@ final class QueueDiscipline {
     /** A waiter was taken to run at {@code now}, when the oldest waiter had waited {@code oldestAge}. */
     void admitted(long now, long oldestAge) {
         roll(now);
+        admissions++;
         shortestOldest = Math.min(shortestOldest, oldestAge);
-    }
-
-    /** A running request finished at {@code now} while requests waited: it left the server. */
-    void finished(long now) {
-        roll(now);
-        finished++;
     }
 
     /** The queue ran empty at {@code now} (timeouts, failures): it drained. */
@@ -98,7 +91,7 @@ final class QueueDiscipline {
             return;
         }
         boolean standing = shortestOldest > TARGET_NANOS;
-        long net = (long) arrivals - finished;
+        long net = (long) arrivals - admissions;
         double noise = Math.sqrt(arrivals);
         boolean growing = net > noise;
         boolean level = Math.abs(net) <= noise;
@@ -106,7 +99,7 @@ final class QueueDiscipline {
         // An interval without events keeps its judgement for the next one: nothing arrived or left to change it.
         intervalStart = now - intervalStart < 2 * INTERVAL_NANOS ? intervalStart + INTERVAL_NANOS : now;
         arrivals = 0;
-        finished = 0;
+        admissions = 0;
         shortestOldest = Long.MAX_VALUE;
     }
 }

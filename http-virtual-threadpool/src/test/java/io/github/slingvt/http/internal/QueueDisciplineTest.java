@@ -34,23 +34,14 @@ class QueueDisciplineTest {
     }
 
     /**
-     * One interval of a queue that does not run empty under a fixed cap: {@code arrivals} join and {@code admissions}
-     * are taken, each into the slot of a request that finished, spread over the interval, the oldest waiter
-     * {@code oldestMillis} old at each taking; the next interval begins.
+     * One interval of a queue that does not run empty: {@code arrivals} join and {@code admissions} are taken, spread
+     * over the interval, the oldest waiter {@code oldestMillis} old at each taking; the next interval begins.
      */
     private void interval(int arrivals, int admissions, long oldestMillis) {
-        interval(arrivals, admissions, admissions, oldestMillis);
-    }
-
-    /** As {@link #interval(int, int, long)}, with {@code finished} requests leaving the server (a cap that moved). */
-    private void interval(int arrivals, int admissions, int finished, long oldestMillis) {
-        long step = INTERVAL / (arrivals + admissions + finished + 1);
+        long step = INTERVAL / (arrivals + admissions + 1);
         long now = start;
         for (int i = 0; i < arrivals; i++) {
             discipline.arrived(now += step, false);
-        }
-        for (int i = 0; i < finished; i++) {
-            discipline.finished(now += step);
         }
         for (int i = 0; i < admissions; i++) {
             discipline.admitted(now += step, ms(oldestMillis));
@@ -119,21 +110,6 @@ class QueueDisciplineTest {
         interval(40, 40, 1_100);
         // A closed loop whose clients wait for their answers: newest first would starve its oldest.
         assertThat(newestFirst()).isFalse();
-    }
-
-    /**
-     * A cap that rises admits a batch from the queue that leaves the server no sooner: the flow is what finished, so
-     * the overload stays newest first (counted by admissions, 100 joined and 100 taken looked level).
-     */
-    @Test
-    void aRaisedCapsBatchIsNoFlow() {
-        queueForms();
-        interval(100, 60, 600);
-        assertThat(newestFirst()).isTrue();
-        interval(100, 100, 60, 1_100);
-        assertThat(newestFirst()).as("100 joined, 60 finished, 40 more moved to the carriers").isTrue();
-        interval(60, 0, 60, 1_600);
-        assertThat(newestFirst()).as("a lowered cap admits nobody while as many finish as join: level").isFalse();
     }
 
     @Test

@@ -44,7 +44,9 @@ def parse(argv=None):
     # A fixed, pre-touched heap: RSS then differs by what lives outside the heap (thread stacks above all), not by
     # how far G1 happened to grow the heap, and heap resizing does not add noise to the throughput.
     ap.add_argument("--jvm-opts", default=os.environ.get("SLING_VT_BENCH_JVM_OPTS", DEFAULT_JVM_OPTS),
-                    help=f"JVM options of the instances (default: {DEFAULT_JVM_OPTS}, or $SLING_VT_BENCH_JVM_OPTS)")
+                    help=f"JVM options of the instances, instead of the default: {DEFAULT_JVM_OPTS} (or "
+                         "$SLING_VT_BENCH_JVM_OPTS); repeat the default's to add to it (without -XX:+UseG1GC a "
+                         "server confined to one CPU runs the serial collector)")
     ap.add_argument("--wrk-threads", type=int, default=2)
     ap.add_argument("--wrk-timeout", type=int, default=60, help="wrk's per-request timeout in seconds")
     ap.add_argument("--no-build", action="store_true", help="(read by ./sling-vt) use the assembled feature as it is")

@@ -57,10 +57,13 @@ class EstimateTest(unittest.TestCase):
         self.assertLess(plain / meta["elapsed_s"], 0.92)
 
     def test_the_full_plan_confined_counts_its_slower_starts_and_drains(self):
-        text = cli.run_estimate(full_args(server_cpus="0"), dict(FULL), 105 + 2 * 3 * 5)
+        text = cli.run_estimate(full_args(confine=dict(cpus=[0], quota=None)), dict(FULL), 105 + 2 * 3 * 5)
         # full-confined-2026-12-07 ran this plan in 2 h 12 min; the unconfined costs said 2 h 0 min
         self.assertEqual(text, "about 2 h 10 min at most (start and warm-up 10 min, closed model 1 h 1 min, "
                                "open model 26 min, overload 34 min)")
+        # CPUs pinned without a cgroup (taskset-style, on 4 or more CPUs) are not confined
+        pinned = cli.run_estimate(full_args(server_cpus={0, 1}, confine=None), dict(FULL), 105 + 2 * 3 * 5)
+        self.assertTrue(pinned.startswith("about 2 h 0 min at most"), pinned)
 
     def test_the_full_plan_counts_every_phase_and_every_decisive_round_it_may_need(self):
         text = cli.run_estimate(full_args(), dict(FULL), 105 + 2 * 3 * 5)

@@ -234,7 +234,8 @@ def main():
 
 def run_estimate(args, plan, points):
     """How long the whole run takes at most, phase by phase (decisive rounds counted as if every one is needed)."""
-    confined = bool(getattr(args, "server_cpus", None) or getattr(args, "server_cpu_quota", None))
+    # args.confine (confine.plan): a cgroup CPU set or quota; args.server_cpus alone may be plain pinning.
+    confined = bool(getattr(args, "confine", None))
     parts = [("start and warm-up", estimate.start_seconds(len(plan["configs"]), args.warmup, confined)),
              ("closed model", estimate.closed_seconds(points, args.duration))]
     if not args.no_open_model:

@@ -47,6 +47,11 @@ def even_split(ratios, goal):
     return s[len(s) // 2 - 1] < goal <= s[len(s) // 2]
 
 
+def unless_even_split(vd, ratios, goal=1.0):
+    """A met or MISSED verdict vd, or EVEN_SPLIT where the per-round ratios behind it are split by the goal."""
+    return EVEN_SPLIT if vd in ("met", "MISSED") and even_split(ratios, goal) else vd
+
+
 def verdict(measured, goal, spread):
     """met / MISSED / undecided: a ratio within the A/A spread of its goal (up to TIE) decides nothing."""
     if measured is None:

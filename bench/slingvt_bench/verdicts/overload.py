@@ -7,7 +7,7 @@ from slingvt_bench.core import overload_rows as ov
 from slingvt_bench.core import open_rows
 from slingvt_bench.core.rows import num, rate_point, round_of
 from slingvt_bench.core.setups import DEFAULT_VIRTUAL, REFERENCE, aa_pair
-from slingvt_bench.verdicts.judge import AT_BOUND, EVEN_SPLIT, HOST_UNDECIDED, even_split, row_at_bound, verdict
+from slingvt_bench.verdicts.judge import AT_BOUND, HOST_UNDECIDED, row_at_bound, unless_even_split, verdict
 import math
 from slingvt_bench.core.rows import num
 
@@ -184,14 +184,12 @@ def against_ref(rows, label, v, ref, w, fr, field, a, k, note):
     if not found:
         ratio, more = ((y / x if p99 else x / y) if x and y else None), note
     sp = overload_rounds.spread(rows, w, fr, field)  # A : its twin in the field itself, as aa_spread
-
-    def split(vd):
-        return EVEN_SPLIT if found and vd in ("met", "MISSED") and even_split(used, 1.0) else vd
+    per = used if found else []
     if p99:
         return (label, f"{x:,.1f} vs {y:,.1f} ms" + more, TIMEOUT_UNDECIDED if at_timeout(a, k)
-                else split(judged(a, k, ratio if ratio is not None else float("inf"), 1.0, sp)))
+                else unless_even_split(judged(a, k, ratio if ratio is not None else float("inf"), 1.0, sp), per))
     return (label, f"{x:,.1f} vs {y:,.1f}/s" + (f" = {ratio or 0.0:.2f}×" if y else "") + more,
-            split(judged(a, k, ratio or 0.0, 1.0, sp)) if y else "met")
+            unless_even_split(judged(a, k, ratio or 0.0, 1.0, sp), per) if y else "met")
 
 
 # The share of its connections a client may still have had free and yet count as having run out of them: in

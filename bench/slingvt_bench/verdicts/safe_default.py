@@ -8,7 +8,7 @@ from slingvt_bench.core.rows import fmt_ratio, num, rate_point
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL, KEPT_GOAL, KEPT_WINS, REFERENCE
 from slingvt_bench.verdicts import mixed, open_rounds, overload as overload_open_report
 from slingvt_bench.verdicts.host_state import host_explains
-from slingvt_bench.verdicts.judge import EVEN_SPLIT, HOST_UNDECIDED, aa_spread, better_kernel, even_split, judged, \
+from slingvt_bench.verdicts.judge import HOST_UNDECIDED, aa_spread, better_kernel, judged, unless_even_split, \
     verdict
 
 UNBOUNDED = "vt-unbounded"
@@ -71,9 +71,8 @@ def open_p99(rows, v=DEFAULT_VIRTUAL, ref=REFERENCE, closed=None):
         host = r is not None and open_rounds.host_undecided(rows, w, fr, r, closed, v, ref)
         over = host and not host_explains(r, 1.0)
         vd = None if r is None or host else verdict(r, 1.0, open_rounds.spread(rows, w, fr))
-        if vd in ("met", "MISSED") and even_split(per, 1.0):
-            vd = EVEN_SPLIT
-        elif vd in ("met", "MISSED") and open_rounds.within_sampling(rows, w, fr, v, ref):
+        vd = unless_even_split(vd, per)
+        if vd in ("met", "MISSED") and open_rounds.within_sampling(rows, w, fr, v, ref):
             vd = SAMPLING
         out.append((label, measured, "not measured" if r is None else OVER_CAPACITY if over else HOST_UNDECIDED
                     if host else vd))

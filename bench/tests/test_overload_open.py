@@ -278,7 +278,7 @@ class OverloadTargetsTest(unittest.TestCase):
         self.assertIn("| R1s | 260.0 | vt-adaptive | 188.0 | 24.0 (7.5) | 4.40 | 2.90 | 1.52× | 44–199 | 47 | 7953 | 7,995 of 8,000 |",
                       text)
         self.assertIn("| R1s | 260.0 | kernel-200 | 185.0 | – | 2.70 | – | – | – | – | – | – |", text)
-        self.assertIn("[overload-admission.csv](overload-admission.csv)", text)
+        self.assertIn("the server's admission every 2 s `overload-admission.csv`", text)
 
 
 class OverloadPhaseTest(unittest.TestCase):

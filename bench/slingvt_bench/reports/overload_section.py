@@ -106,8 +106,10 @@ def section(out):
     pts = list(dict.fromkeys(rate_point(r) for r in rows if not r.get("failed")))
     L.append("\nAnswers in time per second over the run, one line per configuration and round: "
              + ", ".join(f"[{w} {round(fr * 100)} %](overload-{w}-{round(fr * 100)}.svg)" for w, fr in pts) + ".")
-    L.append("\nRaw numbers: [overload.csv](overload.csv), per second [overload-series.csv](overload-series.csv)"
-             + (", the server's admission every 2 s [overload-admission.csv](overload-admission.csv)"
+    # The per-second files are raw output: `--docs` leaves them in the run's folder, so they are named, not linked.
+    L.append("\nRaw numbers: [overload.csv](overload.csv); in the run's output folder (not copied by `--docs`): per "
+             "second `overload-series.csv`"
+             + (", the server's admission every 2 s `overload-admission.csv`"
                 if any(r.get("watch_samples") for r in rows) else "")
-             + "; oha's JSON per point in `wrk/oha-overload-*.json`.\n")
+             + ", oha's JSON per point `wrk/oha-overload-*.json`.\n")
     return "\n".join(L)

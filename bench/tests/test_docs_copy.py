@@ -27,6 +27,18 @@ class DocsCopyTest(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(dest)), ["README.md", "meta.json", "openmodel.csv", "overload.csv",
                                                         "results.csv", "results.md", "throughput-R1s.svg"])
 
+    def test_the_runs_in_the_repository_are_summaries_only(self):
+        # what --docs copies, Markdown notes and plots; no per-second series, client output or instance logs
+        root = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
+        raw = []
+        for where, _, names in os.walk(os.path.join(root, "benchmarks")):
+            if where != os.path.join(root, "benchmarks"):
+                raw += [os.path.join(where, n) for n in names
+                        if n not in docs_copy.SUMMARY and not n.endswith((".svg", ".md"))]
+        for where, _, names in os.walk(root):
+            raw += [os.path.join(where, n) for n in names if n.endswith((".log", ".err", ".jfr"))]
+        self.assertEqual(raw, [])
+
     def test_a_folder_that_is_not_a_run_or_a_name_with_other_files_is_refused(self):
         with tempfile.TemporaryDirectory() as tmp:
             with self.assertRaises(BenchError):

@@ -20,15 +20,23 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class GateSimulation {
 
-    /** Who sends: open at {@code perSecond} over {@code connections} (0: as many as needed), or {@code closed} ones. */
-    record Clients(double perSecond, int connections, int closed, double patienceMillis) {
+    /**
+     * Who sends: open at {@code perSecond} over {@code connections} (0: as many as needed), or {@code closed} ones,
+     * each sending its first request at a random moment of the first {@code rampMillis}.
+     */
+    record Clients(double perSecond, int connections, int closed, double patienceMillis, double rampMillis) {
 
         static Clients open(double perSecond, int connections, double patienceMillis) {
-            return new Clients(perSecond, connections, 0, patienceMillis);
+            return new Clients(perSecond, connections, 0, patienceMillis, 0);
         }
 
         static Clients closed(int clients, double patienceMillis) {
-            return new Clients(0, 0, clients, patienceMillis);
+            return new Clients(0, 0, clients, patienceMillis, 100);
+        }
+
+        /** Closed clients that join over {@code rampMillis}, as users arriving one by one. */
+        Clients joiningOver(double millis) {
+            return new Clients(perSecond, connections, closed, patienceMillis, millis);
         }
     }
 
@@ -146,7 +154,7 @@ final class GateSimulation {
             at(exponential(1_000 / clients.perSecond()), this::arrival);
         }
         for (int c = 0; c < clients.closed(); c++) {
-            at(random.nextDouble() * 100, this::send);
+            at(random.nextDouble() * clients.rampMillis(), this::send);
         }
         at(SAMPLE_MILLIS, this::sample);
         if (server.swingTo() > 0) {

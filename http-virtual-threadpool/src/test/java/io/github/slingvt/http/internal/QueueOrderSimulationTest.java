@@ -108,6 +108,22 @@ class QueueOrderSimulationTest {
     }
 
     /**
+     * A closed loop whose clients join one by one over 5 s (a load balancer filling its connections, a load generator
+     * connecting), so that its queue stands and grows for seconds, as an open overload's does: in order or newest
+     * first, every client is answered, none refused, from the first second on. A pool serves such a loop whole; early
+     * refusals in an overload that persists answered each of its clients 503 while it joined (decision 0055).
+     */
+    @ParameterizedTest(name = "{0} clients")
+    @CsvSource({"2000", "8000"})
+    void aClosedLoopThatJoinsOverSecondsIsServedWholeFromTheStart(int clients) {
+        Result result = GateSimulation.run(Clients.closed(clients, 60_000).joiningOver(5_000), SERVER, 1, SECONDS, 0);
+        System.out.println("closed, joining over 5 s, " + clients + ": " + result);
+        assertThat(result.refusedWaiting + result.refusedGone + result.gaveUp + result.forNobody).isZero();
+        assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.95 * CAPACITY);
+        assertThat(result.newestFirstShare).isLessThan(0.15);
+    }
+
+    /**
      * More clients than the queue holds, each patient 10 s: the full queue must refuse someone. Served in order it
      * refused the newcomers and answered its oldest, 10 s old, after their clients left (30 to 56 % of the answers);
      * counting the refused as growth it serves the newest first and refuses the oldest instead.

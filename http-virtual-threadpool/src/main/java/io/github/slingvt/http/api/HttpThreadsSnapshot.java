@@ -24,7 +24,7 @@ package io.github.slingvt.http.api;
  * @param clientPatienceMillis always 0 since 1.5: the queue no longer learns the clients' patience (it never reads
  *        a waiting request's connection); since 1.4, deprecated since 1.5
  * @param newestFirst whether the admission queue serves its newest waiting requests first now, as it does while it
- *        is in overload (its oldest waited over the target a whole interval while it grew); since 1.5
+ *        is in overload (its oldest waited over the target a whole interval while the requests held grew); since 1.5
  */
 public record HttpThreadsSnapshot(ThreadingMode mode, int maxConcurrentRequests, int kernelMaxThreads,
         long inFlight, long peakInFlight, int queued, long admitted, long rejected, long completed,

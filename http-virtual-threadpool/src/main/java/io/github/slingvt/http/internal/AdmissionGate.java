@@ -30,7 +30,7 @@ final class AdmissionGate {
     private final LongSupplier clock;
     /** Requests running and their cap: lock-free, so that entering and leaving take no lock while nobody waits. */
     private final RunningCap slots = new RunningCap();
-    private final QueueDiscipline discipline = new QueueDiscipline(); // guarded by the lock
+    private final QueueDiscipline discipline = new QueueDiscipline(() -> slots.running() + waiting.size()); // locked
     private final WaitTimeouts timeouts;
     /** Whether {@link #waiting} is non-empty; written under the lock, read without it. */
     private volatile boolean anyWaiting;
@@ -130,6 +130,7 @@ final class AdmissionGate {
                 // patience, so it makes room and is answered now (503) instead of the newcomer, which has the best
                 // chance of an answer in time.
                 displaced = waiting.removeFirst();
+                discipline.refused(now);
             }
             if (waiting.size() < maxQueued) {
                 discipline.arrived(now, waiting.isEmpty());
@@ -232,6 +233,7 @@ final class AdmissionGate {
             long now = clock.getAsLong();
             while (!waiting.isEmpty() && now - waiting.getFirst().since() >= timeoutNanos) {
                 expired.add(waiting.removeFirst());
+                discipline.refused(now);
             }
             leftLocked();
             next = waiting.isEmpty() ? -1 : waiting.getFirst().since() + timeoutNanos - now;
@@ -244,8 +246,7 @@ final class AdmissionGate {
 
     /**
      * Refuses every waiter at once unless their timeouts are {@code timed}: the timer is shut down with the component,
-     * nothing would ever time these waits out, so they end now, as timed-out ones do, rather than wait for a slot that
-     * may never free.
+     * so they end now, as timed-out ones do, rather than wait for a slot that may never free.
      */
     private void refuseAllUnless(boolean timed) {
         if (timed) {

@@ -1,6 +1,7 @@
 package io.github.slingvt.http.internal;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * The order in which the {@link AdmissionGate} takes its waiters: first in, first out, as a thread pool does, unless
@@ -11,9 +12,11 @@ import java.util.concurrent.TimeUnit;
  * <li><b>standing</b>: the oldest waiter had waited more than {@link #TARGET_NANOS} at every moment a waiter was taken,
  * and the queue never ran empty (CoDel's rule: the shortest wait over an interval above a target is a queue that does
  * not drain, not a burst);</li>
- * <li><b>flow</b>: more requests wanted to join the queue (a refused one too: a full queue hides its growth) than were
- * admitted from it (growing), as many (level) or fewer (draining), "as many" meaning within the square root of the
- * arrivals, the noise of a count of random arrivals.</li>
+ * <li><b>flow</b>: the requests in the server (running and waiting) grew, counting those the queue refused (full, or
+ * timed out) as still there: more came than finished (growing), as many (level) or fewer (draining), "as many" meaning
+ * within the square root of the queue's arrivals, the noise of a count of random arrivals. Every request counts, also
+ * one that took a free slot at once: a limit that moves only moves requests from the queue to running, and a closed
+ * loop whose clients each send their next request after their answer holds as many as before.</li>
  * </ul>
  * A standing queue that grows is an overload: the newest go first. They keep going first while the queue stands and
  * does not stand level, so that the backlog an overload leaves behind is served newest first while it drains, instead
@@ -34,13 +37,22 @@ final class QueueDiscipline {
      */
     static final long TARGET_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /** The requests in the server: running and waiting. */
+    private final IntSupplier held;
+    private int heldBefore;
     private boolean started;
     private long intervalStart;
     private int arrivals;
-    private int admissions;
+    /** Requests the queue refused in this interval: full, or timed out. */
+    private int refusals;
     /** The shortest age of the oldest waiter seen at a taking or an emptying in this interval. */
     private long shortestOldest = Long.MAX_VALUE;
     private boolean newestFirst;
+
+    /** @param held the requests in the server now, running and waiting (read under the gate's lock) */
+    QueueDiscipline(IntSupplier held) {
+        this.held = held;
+    }
 
     /** A request began to wait at {@code now}; {@code first}: the queue was empty before it. */
     void arrived(long now, boolean first) {
@@ -51,16 +63,15 @@ final class QueueDiscipline {
         }
     }
 
-    /** A request that would have waited was refused at {@code now}: the queue was full. */
+    /** A request that would have waited, that a newer one displaced or that timed out was refused at {@code now}. */
     void refused(long now) {
         roll(now);
-        arrivals++;
+        refusals++;
     }
 
     /** A waiter was taken to run at {@code now}, when the oldest waiter had waited {@code oldestAge}. */
     void admitted(long now, long oldestAge) {
         roll(now);
-        admissions++;
         shortestOldest = Math.min(shortestOldest, oldestAge);
     }
 
@@ -85,13 +96,16 @@ final class QueueDiscipline {
         if (!started) {
             started = true;
             intervalStart = now;
+            heldBefore = held.getAsInt();
             return;
         }
         if (now - intervalStart < INTERVAL_NANOS) {
             return;
         }
         boolean standing = shortestOldest > TARGET_NANOS;
-        long net = (long) arrivals - admissions;
+        int heldNow = held.getAsInt();
+        long net = (long) heldNow - heldBefore + refusals;
+        heldBefore = heldNow;
         double noise = Math.sqrt(arrivals);
         boolean growing = net > noise;
         boolean level = Math.abs(net) <= noise;
@@ -99,7 +113,7 @@ final class QueueDiscipline {
         // An interval without events keeps its judgement for the next one: nothing arrived or left to change it.
         intervalStart = now - intervalStart < 2 * INTERVAL_NANOS ? intervalStart + INTERVAL_NANOS : now;
         arrivals = 0;
-        admissions = 0;
+        refusals = 0;
         shortestOldest = Long.MAX_VALUE;
     }
 }

@@ -10,15 +10,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The rule of {@link QueueDiscipline}, driven directly on a hand-moved clock: newest first once a queue stood (its
- * oldest waited over the target at every admission of an interval) and grew by more than the noise of its arrivals
- * (refused ones count); kept while it stands and does not stand level; first in, first out otherwise. The gate's side (which waiter it takes,
- * the displacement of the oldest) is in {@link AdmissionGateTest}.
+ * oldest waited over the target at every admission of an interval) while the requests in the server grew by more than
+ * the noise of its arrivals (refused ones count as staying); kept while it stands and does not stand level; first in,
+ * first out otherwise. The gate's side (which waiter it takes, the displacement of the oldest) is in
+ * {@link AdmissionGateTest}.
  */
 class QueueDisciplineTest {
 
     private static final long INTERVAL = QueueDiscipline.INTERVAL_NANOS;
 
-    private final QueueDiscipline discipline = new QueueDiscipline();
+    /** The requests in the server, running and waiting: one more for each arrival, one less for each that finished. */
+    private int held;
+    private final QueueDiscipline discipline = new QueueDiscipline(() -> held);
     /** The start of the interval being played. */
     private long start;
 
@@ -28,8 +31,8 @@ class QueueDisciplineTest {
 
     /** The queue forms (from empty) in the first interval, which therefore is no standing queue; the next begins. */
     private void queueForms() {
-        discipline.arrived(0, true);
-        discipline.arrived(ms(10), false);
+        arrived(0, true);
+        arrived(ms(10), false);
         start = INTERVAL;
     }
 
@@ -41,12 +44,24 @@ class QueueDisciplineTest {
         long step = INTERVAL / (arrivals + admissions + 1);
         long now = start;
         for (int i = 0; i < arrivals; i++) {
-            discipline.arrived(now += step, false);
+            arrived(now += step, false);
         }
         for (int i = 0; i < admissions; i++) {
-            discipline.admitted(now += step, ms(oldestMillis));
+            finished(now += step, ms(oldestMillis));
         }
         start += INTERVAL;
+    }
+
+    /** A request joins the queue at {@code now}: the server holds one more. */
+    private void arrived(long now, boolean first) {
+        discipline.arrived(now, first);
+        held++;
+    }
+
+    /** A running request finishes at {@code now} and its slot takes a waiter, the oldest then {@code oldest} old. */
+    private void finished(long now, long oldest) {
+        discipline.admitted(now, oldest);
+        held--;
     }
 
     /** The order judged at the start of the current interval, on the interval before it. */
@@ -93,7 +108,7 @@ class QueueDisciplineTest {
         interval(0, 5, 1_600);
         assertThat(newestFirst()).as("nobody joins").isTrue();
 
-        discipline.admitted(start + ms(100), ms(2_000));
+        finished(start + ms(100), ms(2_000));
         discipline.emptied(start + ms(100));
         assertThat(discipline.newestFirst(start + ms(200))).as("until the interval is judged").isTrue();
         start += INTERVAL;
@@ -112,12 +127,32 @@ class QueueDisciplineTest {
         assertThat(newestFirst()).isFalse();
     }
 
+    /**
+     * A limit raised while requests wait takes a batch of them to run at once: they leave the queue, but the server
+     * holds as many. Counted as leaving, 20 arrivals against 18 admissions would read level and serve the oldest.
+     */
+    @Test
+    void waitersTakenByARaisedLimitAreNoFlow() {
+        queueForms();
+        interval(10, 1, 600);
+        assertThat(newestFirst()).isTrue();
+        long now = start;
+        for (int i = 0; i < 20; i++) {
+            arrived(now += ms(10), false);
+        }
+        for (int i = 0; i < 18; i++) {
+            discipline.admitted(now += ms(10), ms(700));
+        }
+        start += INTERVAL;
+        assertThat(newestFirst()).as("the server holds 20 more: growing").isTrue();
+    }
+
     @Test
     void refusedArrivalsCountAsGrowth() {
         queueForms();
         long now = start;
-        discipline.arrived(now += ms(10), false);
-        discipline.admitted(now += ms(10), ms(700));
+        arrived(now += ms(10), false);
+        finished(now += ms(10), ms(700));
         for (int i = 0; i < 5; i++) {
             discipline.refused(now += ms(10));
         }
@@ -128,11 +163,11 @@ class QueueDisciplineTest {
     @Test
     void aBurstWhoseOldestWaitedLessThanTheTargetAtOneAdmissionStaysInOrder() {
         queueForms();
-        discipline.admitted(start + ms(20), ms(70));
+        finished(start + ms(20), ms(70));
         for (int i = 0; i < 30; i++) {
-            discipline.arrived(start + ms(30 + 10 * i), false);
+            arrived(start + ms(30 + 10 * i), false);
         }
-        discipline.admitted(start + ms(400), ms(450));
+        finished(start + ms(400), ms(450));
         start += INTERVAL;
         assertThat(newestFirst()).as("grew, but its oldest waited 70 ms at one admission").isFalse();
         interval(30, 2, 400);

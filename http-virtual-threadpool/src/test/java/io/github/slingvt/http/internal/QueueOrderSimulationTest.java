@@ -48,26 +48,25 @@ class QueueOrderSimulationTest {
      * The same overloads while the cap moves as {@code auto}'s does when the carriers are the bottleneck: raised for
      * half a second by about what the overload adds to the queue in that time, then cut back (here 50 to 200 against
      * 150 a half second at 130 %; confined R100ms at 130 % in the benchmark: 200 to 400 against about 230). A raised
-     * cap admits a batch that the flow counts as leaving the queue, so an interval can look level and serve the oldest:
-     * 828–961 a second in time at 130 %, up to 17.5 % of the work for nobody (decision 0054: counting finished requests
-     * instead removed it here but starved a pipelining client behind a saturated closed loop, and was withdrawn). This
-     * bounds the known loss.
+     * cap takes a batch of waiters to run, which left the queue but not the server. Counted as the queue's flow, they
+     * made intervals look level, served in order, and the oldest answered after their clients left: 828–961 a second
+     * in time at 130 %, up to 17.5 % of the work for nobody (decision 0056).
      */
     @ParameterizedTest(name = "{0} % of capacity, seed {1}")
     @CsvSource({"130, 1", "130, 2", "200, 1"})
-    void anOpenOverloadUnderAMovingCapLosesNoMoreThanTheIntervalsItMakesLookLevel(int percent, long seed) {
+    void anOpenOverloadUnderAMovingCapIsAnsweredInTimeAtCapacityAndWorksForNobodyNext(int percent, long seed) {
         Result result = GateSimulation.run(Clients.open(CAPACITY * percent / 100, 0, PATIENCE_MILLIS),
                 SERVER.swinging(200), seed, SECONDS, WARMUP_SECONDS);
         System.out.println("moving cap, " + percent + " %: " + result);
-        assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.8 * CAPACITY);
-        assertThat(result.wastedShare()).isLessThanOrEqualTo(0.2);
-        assertThat(result.newestFirstShare).isGreaterThan(0.6);
+        assertThat(result.inTimePerSecond()).isGreaterThanOrEqualTo(0.95 * CAPACITY);
+        assertThat(result.wastedShare()).isLessThanOrEqualTo(0.03);
+        assertThat(result.newestFirstShare).isGreaterThan(0.9);
     }
 
     /**
      * A mild overload grows by less than the noise of one half-second's counts in some intervals; each interval that
-     * looks level is served in order, and answers the oldest waiters, whose clients have often left: 846–900 answers
-     * a second in time at 110 %, 10–16 % of the work for nobody. The known cost of serving closed loops in order at
+     * looks level is served in order, and answers the oldest waiters, whose clients have often left: 838–890 answers
+     * a second in time at 110 %, 11–17 % of the work for nobody. The known cost of serving closed loops in order at
      * their first level interval (decision 0053); this bounds it.
      */
     @ParameterizedTest(name = "seed {0}")

@@ -46,7 +46,7 @@ public interface HttpThreadsMBean {
 
     /**
      * Whether the admission queue serves its newest waiting requests first now: it does while it is in overload (its
-     * oldest waited over 100 ms for a whole interval while it grew), and first in, first out otherwise.
+     * oldest waited over 100 ms for a whole interval while the requests held grew), first in, first out otherwise.
      */
     boolean isNewestFirst();
 

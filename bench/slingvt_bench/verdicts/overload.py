@@ -7,9 +7,9 @@ from slingvt_bench.core import overload_rows as ov
 from slingvt_bench.core import open_rows
 from slingvt_bench.core.rows import num, rate_point, round_of
 from slingvt_bench.core.setups import DEFAULT_VIRTUAL, REFERENCE, aa_pair
-from slingvt_bench.verdicts.judge import AT_BOUND, HOST_UNDECIDED, row_at_bound, unless_even_split, verdict
 import math
-from slingvt_bench.core.rows import num
+
+from slingvt_bench.verdicts.judge import AT_BOUND, HOST_UNDECIDED, row_at_bound, unless_even_split, verdict
 
 
 def index(rows):

@@ -99,6 +99,22 @@ class MixedTargetsTest(unittest.TestCase):
         self.assertEqual(v["mixed at 90 % of kernel-200's capacity (open model): vt-adaptive ≥ 0.95 × vt-unbounded's "
                            "answers in time where it answers them all"], "MISSED")
 
+    def test_answering_every_request_is_not_behind_a_pool_that_answered_one_more(self):
+        # full-confined-2026-12-07b, 90 %: every configuration answered every request, 5,108 against kernel-200's
+        # 5,109 in its median round (the rest still waited their second when oha stopped)
+        opened = [open_row("vt-adaptive", 340.5, target=352.4, rnd=n) for n in (1, 2, 3)] \
+            + [open_row("vt-adaptive-twin", x, target=352.4, rnd=n) for n, x in ((1, 341.6), (2, 340.5), (3, 339.3))] \
+            + [open_row("kernel-200", x, target=352.4, rnd=n) for n, x in ((1, 339.6), (2, 341.8), (3, 340.6))]
+        label = "mixed at 90 % of kernel-200's capacity (open model): vt-adaptive ≥ the better kernel pool's answers in time (kernel-200)"
+        self.assertEqual(self.verdicts(opened, [])[label], "met")
+        # one that left requests unanswered is judged against the twins' largest difference over the rounds (0.35 %)
+        opened[0] = open_row("vt-adaptive", 340.5, target=352.4, errors=3)
+        self.assertTrue(self.verdicts(opened, [])[label].startswith("undecided (within the A/A spread of ±0 %"))
+        # and behind it beyond that spread, missed
+        opened = [open_row(c, x, target=352.4, errors=e, rnd=n) for n in (1, 2, 3)
+                  for c, x, e in (("vt-adaptive", 300, 3), ("vt-adaptive-twin", 301, 3), ("kernel-200", 340, 0))]
+        self.assertEqual(self.verdicts(opened, [])[label], "MISSED")
+
     def test_unbounded_joins_the_overload_of_the_mixed_workload_only(self):
         args = mock.Mock(configs=None)
         self.assertTrue(overload_phase.joins(args, FULL, "vt-unbounded", "mixed"))

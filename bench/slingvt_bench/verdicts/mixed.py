@@ -3,13 +3,16 @@ kernel-200's capacity (openmodel.csv) and 130 % (overload.csv). The default must
 unbounded answers where unbounded answers every request, at least the better kernel pool's answers everywhere, and
 never collapse (at least 90 % of the lower of the offered rate and its own closed-model capacity). Answers in time:
 the open model's answered requests per second (its client waits 60 s), the overload's answers within its client's
-timeout. Each figure is the median over the rounds of a configuration; a ratio within the A/A spread of its goal
-decides nothing."""
+timeout. Each figure is the median over the rounds of a configuration; a ratio within the A/A spread of its goal (the
+twins' largest difference over the rounds, as everywhere in the benchmark) decides nothing. Where the default answered
+every request it was sent, no pool can have answered more: the counts then differ only by the requests still waiting
+their second when the client stopped."""
 import statistics
 
 from slingvt_bench.core import open_rows
 from slingvt_bench.core.rows import num
 from slingvt_bench.core.setups import AA, DEFAULT_VIRTUAL
+from slingvt_bench.verdicts import open_rounds
 from slingvt_bench.verdicts.judge import verdict
 
 WORKLOAD = "mixed"
@@ -17,8 +20,10 @@ UNBOUNDED = "vt-unbounded"
 OF_UNBOUNDED = 0.95
 OF_OWN = 0.9
 # An open-model run answered every request when it answered at least this share of the offered rate, without an
-# error or a non-2xx: oha sends a few requests fewer than rate x duration (the last ones are still in flight).
-ALL_ANSWERED = 0.97
+# error or a non-2xx: the requests still in flight when oha stops are not counted. Half of the stream waits 1 s, so in
+# a 15 s run up to 1/30 of the requests (3.3 %) are still waiting their second at the end, whoever serves them
+# (full-confined-2026-12-07b: every configuration 96.3-97.0 % with no error); 0.97 took that for lost answers.
+ALL_ANSWERED = 0.95
 
 
 def _rows(rows, config, fraction):
@@ -53,8 +58,8 @@ def targets(open_rows_list, overload_rows_list, closed, v=DEFAULT_VIRTUAL):
             if mine is None:
                 out.append((f"{where}: {v} answers in time", "failed or not measured", "MISSED"))
                 continue
-            twin = _median(rows, AA[1], fr, open_model)
-            spread = abs(mine / twin - 1) if twin else None
+            spread = open_rounds.spread(rows, WORKLOAD, fr, "achieved_rps" if open_model else "ok_per_s", AA)
+            answered_all = all(_all_answered(r, open_model) for r in _rows(rows, v, fr))
             unb = _rows(rows, UNBOUNDED, fr)
             if unb:
                 u = _median(rows, UNBOUNDED, fr, open_model)
@@ -71,9 +76,10 @@ def targets(open_rows_list, overload_rows_list, closed, v=DEFAULT_VIRTUAL):
             if kernels:
                 best = max(kernels, key=kernels.get)
                 out.append((f"{where}: {v} ≥ the better kernel pool's answers in time ({best})",
-                            f"{mine:,.1f} vs {kernels[best]:,.1f}/s = {mine / kernels[best]:.2f}×"
-                            if kernels[best] else f"{mine:,.1f} vs 0/s",
-                            verdict(mine / kernels[best], 1.0, spread) if kernels[best] else "met"))
+                            (f"{mine:,.1f} vs {kernels[best]:,.1f}/s = {mine / kernels[best]:.2f}×"
+                             if kernels[best] else f"{mine:,.1f} vs 0/s")
+                            + (f", {v} answered every request" if answered_all else ""),
+                            "met" if answered_all or not kernels[best] else verdict(mine / kernels[best], 1.0, spread)))
             offered = statistics.median(num(r["target_rps"]) for r in _rows(rows, v, fr))
             own = open_rows.capacity(closed, v, WORKLOAD)
             top = min(offered, own) if own else offered

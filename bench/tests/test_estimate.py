@@ -40,8 +40,8 @@ class EstimateTest(unittest.TestCase):
         self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.04)
 
     def test_the_confined_costs_give_back_the_elapsed_time_of_the_confined_run_they_come_from(self):
-        # full-confined-2026-12-07: each instance in a cgroup CPU set of one CPU, the load generator on the other.
-        run = os.path.join(os.path.dirname(RUN), "full-confined-2026-12-07")
+        # full-confined-2026-12-07b: each instance in a cgroup CPU set of one CPU, the load generator on the other.
+        run = os.path.join(os.path.dirname(RUN), "full-confined-2026-12-07b")
         count = {n: len(list(csv.DictReader(open(os.path.join(run, n), newline=""))))
                  for n in ("results.csv", "openmodel.csv", "overload.csv")}
         meta = json.load(open(os.path.join(run, "meta.json")))
@@ -50,15 +50,17 @@ class EstimateTest(unittest.TestCase):
                  + estimate.open_seconds(count["openmodel.csv"], 15)
                  + estimate.overload_seconds(count["overload.csv"], 30, confined=True))
         self.assertAlmostEqual(total / meta["elapsed_s"], 1.0, delta=0.04)
-        # what the same counts cost unconfined undercounts it by about a tenth (the estimate said 2 h 0 min)
+        # what the same counts cost unconfined undercounts it (the estimate said 2 h 0 min; the confined runs took
+        # 2 h 6 min here and 2 h 12 min in full-confined-2026-12-07)
         plain = (estimate.start_seconds(5, 60) + estimate.closed_seconds(count["results.csv"], 12)
                  + estimate.open_seconds(count["openmodel.csv"], 15)
                  + estimate.overload_seconds(count["overload.csv"], 30))
-        self.assertLess(plain / meta["elapsed_s"], 0.92)
+        self.assertLess(plain / meta["elapsed_s"], 0.95)
+        self.assertLess(abs(total / meta["elapsed_s"] - 1), abs(plain / meta["elapsed_s"] - 1))
 
     def test_the_full_plan_confined_counts_its_slower_starts_and_drains(self):
         text = cli.run_estimate(full_args(confine=dict(cpus=[0], quota=None)), dict(FULL), 105 + 2 * 3 * 5)
-        # full-confined-2026-12-07 ran this plan in 2 h 12 min; the unconfined costs said 2 h 0 min
+        # full-confined-2026-12-07 and -07b ran this plan in 2 h 12 min and 2 h 6 min; the unconfined costs said 2 h 0 min
         self.assertEqual(text, "about 2 h 10 min at most (start and warm-up 10 min, closed model 1 h 1 min, "
                                "open model 26 min, overload 34 min)")
         # CPUs pinned without a cgroup (taskset-style, on 4 or more CPUs) are not confined

@@ -25,7 +25,7 @@ class ReadmeSummaryTest(unittest.TestCase):
         self.assertLess(len(text.splitlines()), 15, "one small table: every table is in PERFORMANCE.md")
 
     def test_a_confined_run_says_where_the_server_ran(self):
-        text = readme_summary.summary(os.path.join(ROOT, "docs", "benchmarks", "full-confined-2026-12-07"), ROOT)
+        text = readme_summary.summary(os.path.join(ROOT, "docs", "benchmarks", "full-confined-2026-12-07b"), ROOT)
         self.assertTrue(text.startswith("Measured 2026-12-07 on 2 CPUs, server confined to CPU [0] (cgroup cpuset), "
                                         "load generator on CPU [1], default settings."), text[:200])
         self.assertIn("shared with the load generator", readme_summary.summary(RUN, ROOT))

@@ -232,8 +232,9 @@ final class AdmissionGate {
         try {
             long now = clock.getAsLong();
             while (!waiting.isEmpty() && now - waiting.getFirst().since() >= timeoutNanos) {
-                expired.add(waiting.removeFirst());
+                // Counted before it leaves: an interval ending here holds it, the next one counts it refused.
                 discipline.refused(now);
+                expired.add(waiting.removeFirst());
             }
             leftLocked();
             next = waiting.isEmpty() ? -1 : waiting.getFirst().since() + timeoutNanos - now;
